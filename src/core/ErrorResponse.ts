@@ -1,0 +1,84 @@
+import * as HttpServerError from "@effect/platform/HttpServerError";
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
+import { BadRequestError, HttpError, InternalServerError, NotFoundError } from "./HttpError.js";
+
+/**
+ * The body Strata sends for every failure that no exception filter handled.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export interface ErrorBody {
+  readonly statusCode: number;
+  readonly message: string;
+  readonly errors?: ReadonlyArray<string>;
+}
+
+/** The standard body of an {@link HttpError}. @since 0.1.0 @category errors */
+export const errorBody = (error: HttpError): ErrorBody =>
+  error.errors === undefined
+    ? { statusCode: error.statusCode, message: error.message }
+    : { statusCode: error.statusCode, message: error.message, errors: error.errors };
+
+/** The response for an {@link HttpError}: its status and the standard body. @since 0.1.0 @category errors */
+export const errorResponse = (error: HttpError): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.unsafeJson(errorBody(error), {
+    status: error.statusCode,
+    headers: error.statusCode === 413 ? { connection: "close" } : undefined,
+  });
+
+const internal = new InternalServerError();
+const notFound = new NotFoundError();
+const badRequest = new BadRequestError();
+
+/**
+ * Maps a failure to the HTTP error it stands for: an `HttpError` as itself, an unmatched
+ * route as 404, an unreadable request as 400; anything else is `None` (an unexpected failure).
+ */
+export const toHttpError = (error: unknown): Option.Option<HttpError> => {
+  if (error instanceof HttpError) return Option.some(error);
+  if (HttpServerError.isServerError(error)) {
+    if (error._tag === "RouteNotFound") return Option.some(notFound);
+    if (error._tag === "RequestError") return Option.some(badRequest);
+  }
+  return Option.none();
+};
+
+/**
+ * Turns any cause into a response in the standard shape. Expected HTTP failures keep their
+ * status and message; everything else (unknown failures, defects) becomes a bare 500 whose body
+ * leaks nothing, while the full cause goes to the server log for the operator. An interruption
+ * (the client went away, or the server is shutting down) gets the platform's own response.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const causeToResponse = <E>(
+  cause: Cause.Cause<E>,
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  const failure = Cause.failureOption(cause);
+  if (failure._tag === "Some") {
+    const known = toHttpError(failure.value);
+    if (known._tag === "Some") return Effect.succeed(errorResponse(known.value));
+  } else if (Cause.isInterruptedOnly(cause)) {
+    return Effect.succeed(HttpServerError.causeResponseStripped(cause)[0]);
+  }
+  return Effect.as(
+    Effect.logError("Unhandled failure, answered 500 Internal Server Error", cause),
+    errorResponse(internal),
+  );
+};
+
+/**
+ * Wraps an HTTP app so that every failure becomes a response in the standard error shape.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const withErrorResponses = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
+  Effect.catchAllCause(app, causeToResponse);

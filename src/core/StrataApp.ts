@@ -1,0 +1,180 @@
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as HttpServer from "@effect/platform/HttpServer";
+import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
+import type { DynamicModule } from "../decorators/Module.js";
+import { Injector, injectorLayer } from "../di/Injector.js";
+import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
+import { StartupError } from "../di/StartupError.js";
+import { type InjectionToken, type Type, tokenName } from "../di/Token.js";
+import { type CompiledRoute, controllerRoutes } from "./ControllerRoutes.js";
+import { DEFAULT_BODY_LIMIT } from "./RequestBody.js";
+import { layerNode, type ServeOptions, serve } from "./StrataServer.js";
+
+/**
+ * Options of a {@link StrataApp}.
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export interface StrataAppOptions extends ServeOptions {
+  /** Largest accepted request body in bytes (default 1 MB); larger ones get 413. */
+  readonly bodyLimit?: number;
+}
+
+/** The modules an app is made from: a `@Module` class or a dynamic module. @since 0.1.0 @category app */
+export type RootModule = Type<unknown> | DynamicModule;
+
+const compile = (root: RootModule): Effect.Effect<ModuleGraph, StartupError> =>
+  Effect.try({
+    try: () => compileModuleGraph(root),
+    catch: (error) =>
+      error instanceof StartupError
+        ? error
+        : new StartupError({ message: String(error), cause: error }),
+  });
+
+/** The routes of every controller of the graph, compiled against a built injector. */
+const routesOf = (graph: ModuleGraph, options: StrataAppOptions) =>
+  Effect.flatMap(Injector, (injector) =>
+    Effect.map(
+      Effect.forEach(graph.controllers, (node) =>
+        controllerRoutes(node, injector, { bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
+      ),
+      (lists) => lists.flat(),
+    ),
+  );
+
+/** Adds the compiled routes to the `HttpLayerRouter` in context. */
+const routesLayer = (graph: ModuleGraph, options: StrataAppOptions) =>
+  HttpLayerRouter.addAll(
+    Effect.map(routesOf(graph, options), (routes) => routes.map((r) => r.route)),
+  ) as Layer.Layer<never, StartupError, HttpLayerRouter.HttpRouter | Injector>;
+
+const rethrow = (cause: Cause.Cause<unknown>): never => {
+  throw Cause.squash(cause);
+};
+
+/**
+ * A Strata application: the classic face. The module graph is compiled once (dependencies,
+ * scopes, routes), built into Layers, and served by the same engine Effect apps use.
+ *
+ * @example
+ * const app = new StrataApp(AppModule);
+ * await app.listen(3000);
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export class StrataApp {
+  /**
+   * The Effect face of an app: a Layer that builds its providers (the {@link Injector}) and
+   * adds its controllers' routes to the `HttpLayerRouter`. Merge it with your own routes and
+   * hand it to `StrataServer.serve`.
+   */
+  static layer(
+    rootModule: RootModule,
+    options: StrataAppOptions = {},
+  ): Layer.Layer<Injector, StartupError, HttpLayerRouter.HttpRouter> {
+    return Layer.unwrapEffect(
+      Effect.map(compile(rootModule), (graph) =>
+        Layer.provideMerge(routesLayer(graph, options), injectorLayer(graph)),
+      ),
+    );
+  }
+
+  private scope: Scope.CloseableScope | undefined;
+  private injector: Injector | undefined;
+  private server: HttpServer.HttpServer | undefined;
+  private compiledRoutes: ReadonlyArray<CompiledRoute> = [];
+
+  constructor(
+    readonly rootModule: RootModule,
+    readonly options: StrataAppOptions = {},
+  ) {}
+
+  /** Compiles the module graph and builds every singleton (running `onModuleInit`), without listening. */
+  async init(): Promise<this> {
+    if (this.injector !== undefined) return this;
+    const scope = Effect.runSync(Scope.make());
+    const exit = await Effect.runPromiseExit(
+      Effect.gen(this, function* () {
+        const graph = yield* compile(this.rootModule);
+        const context = yield* Layer.buildWithScope(injectorLayer(graph), scope);
+        const injector = Context.get(context, Injector);
+        const routes = yield* Effect.provideService(
+          routesOf(graph, this.options),
+          Injector,
+          injector,
+        );
+        return { injector, routes };
+      }),
+    );
+    if (Exit.isFailure(exit)) {
+      await Effect.runPromise(Scope.close(scope, exit));
+      return rethrow(exit.cause);
+    }
+    this.scope = scope;
+    this.injector = exit.value.injector;
+    this.compiledRoutes = exit.value.routes;
+    return this;
+  }
+
+  /** Starts the HTTP server on `port` (0 picks a free port; see {@link StrataApp.getUrl}). */
+  async listen(port: number, host?: string): Promise<void> {
+    await this.init();
+    if (this.server !== undefined) throw new Error("This app is already listening");
+    const scope = this.scope as Scope.CloseableScope;
+    const injector = this.injector as Injector;
+    const routes = this.compiledRoutes;
+    const layer = serve(HttpLayerRouter.addAll(routes.map((r) => r.route)), this.options).pipe(
+      Layer.provideMerge(layerNode({ port, host })),
+    );
+    const exit = await Effect.runPromiseExit(
+      Effect.map(
+        Layer.buildWithScope(Layer.provide(layer, Layer.succeed(Injector, injector)), scope),
+        (context) => Context.get(context, HttpServer.HttpServer),
+      ),
+    );
+    if (Exit.isFailure(exit)) return rethrow(exit.cause);
+    this.server = exit.value;
+  }
+
+  /** Stops the server (if listening) and releases every provider (`onModuleDestroy`, in reverse order). */
+  async close(): Promise<void> {
+    const scope = this.scope;
+    this.scope = undefined;
+    this.injector = undefined;
+    this.server = undefined;
+    if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void));
+  }
+
+  /** The singleton (or a new transient) provider registered under `token` in the root module. */
+  get<T>(token: InjectionToken<T>): T {
+    const injector = this.injector;
+    if (injector === undefined) throw new Error("Call init() or listen() before get()");
+    const node = injector.lookup(token);
+    if (node === undefined)
+      throw new Error(`No provider of ${tokenName(token)} is visible in the root module`);
+    return Effect.runSync(injector.instance(node, undefined)) as T;
+  }
+
+  /** The base URL of the listening server, e.g. `http://127.0.0.1:3000`. */
+  getUrl(): string {
+    const address = this.server?.address;
+    if (address === undefined) throw new Error("The app is not listening");
+    if (address._tag === "UnixAddress") return `http+unix://${address.path}`;
+    const host =
+      address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname;
+    return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+  }
+
+  /** The routes the app serves, as `METHOD /path` with their controller and handler. */
+  get routes(): ReadonlyArray<Omit<CompiledRoute, "route">> {
+    return this.compiledRoutes.map(({ route: _route, ...rest }) => rest);
+  }
+}

@@ -1,0 +1,28 @@
+import { MetadataKey, writeMetadata } from "./metadata.js";
+
+/** Options of {@link Controller}. @since 0.1.0 @category decorators */
+export interface ControllerOptions {
+  readonly path: string;
+  readonly version?: string;
+}
+
+/** The recorded `@Controller` options. */
+export interface ControllerMetadata {
+  readonly path: string;
+  readonly version?: string;
+}
+
+/**
+ * Declares a controller and its route prefix (`users` and `/users` are the same prefix).
+ * A controller is a provider too: its constructor parameters are injected.
+ *
+ * @since 0.1.0
+ * @category decorators
+ */
+export const Controller =
+  (pathOrOptions: string | ControllerOptions = ""): ClassDecorator =>
+  (target) => {
+    const metadata: ControllerMetadata =
+      typeof pathOrOptions === "string" ? { path: pathOrOptions } : pathOrOptions;
+    writeMetadata(MetadataKey.controller, metadata, target);
+  };

@@ -1,0 +1,48 @@
+import type { ProviderLike } from "../di/Provider.js";
+import type { InjectionToken, Type } from "../di/Token.js";
+import { MetadataKey, writeMetadata } from "./metadata.js";
+
+/**
+ * A module configured at import time, as `SomeModule.forRoot(options)` returns it. Its lists
+ * are added to those of `module`'s own `@Module` metadata; `global` makes its exports visible
+ * to every module of the app.
+ *
+ * @since 0.1.0
+ * @category modules
+ */
+export interface DynamicModule extends ModuleOptions {
+  readonly module: Type<unknown>;
+  readonly global?: boolean;
+}
+
+/** An entry of a module's `imports`: a module class or a {@link DynamicModule}. @since 0.1.0 @category modules */
+export type ModuleImport = Type<unknown> | DynamicModule;
+
+/**
+ * What a module declares: the modules it imports, its controllers, its providers, and the
+ * providers (tokens) or imported modules it exports to the modules that import it.
+ *
+ * @since 0.1.0
+ * @category modules
+ */
+export interface ModuleOptions {
+  readonly imports?: ReadonlyArray<ModuleImport>;
+  readonly controllers?: ReadonlyArray<Type<unknown>>;
+  readonly providers?: ReadonlyArray<ProviderLike>;
+  readonly exports?: ReadonlyArray<InjectionToken | ModuleImport>;
+}
+
+/**
+ * Declares a module.
+ *
+ * @since 0.1.0
+ * @category decorators
+ */
+export const StrataModule =
+  (options: ModuleOptions = {}): ClassDecorator =>
+  (target) => {
+    writeMetadata(MetadataKey.module, options, target);
+  };
+
+/** Alias of {@link StrataModule}. @since 0.1.0 @category decorators */
+export const Module = StrataModule;

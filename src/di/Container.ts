@@ -1,0 +1,161 @@
+import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
+import { Injector, injectorLayer } from "./Injector.js";
+import { compileModuleGraph } from "./ModuleGraph.js";
+import type { Provider, ProviderLike } from "./Provider.js";
+import { makeRequestStore, type RequestStore } from "./RequestStore.js";
+import { type InjectionToken, tokenName } from "./Token.js";
+
+class ContainerRoot {}
+
+interface Built {
+  readonly scope: Scope.CloseableScope;
+  readonly injector: Injector;
+}
+
+interface RequestScope {
+  readonly store: RequestStore;
+  readonly scope: Scope.CloseableScope;
+}
+
+let defaultContainer: Container | undefined;
+
+const run = <A>(effect: Effect.Effect<A, unknown>): A => {
+  const exit = Effect.runSyncExit(effect);
+  if (Exit.isSuccess(exit)) return exit.value;
+  throw Cause.squash(exit.cause);
+};
+
+/**
+ * A standalone dependency container, for code outside an app's module graph (scripts, tests,
+ * legacy code). It is a facade over the same engine as {@link StrataApp}: registered providers
+ * are compiled into one module and built into Layers on first use. Registering a provider after
+ * that rebuilds the container on the next `resolve` (singletons are then created anew).
+ *
+ * @since 0.1.0
+ * @category dependency injection
+ */
+export class Container {
+  /** The process-wide default container. */
+  static getInstance(): Container {
+    defaultContainer ??= new Container();
+    return defaultContainer;
+  }
+
+  /** A fresh container isolated from the default one, for tests. */
+  static createTestInstance(): Container {
+    return new Container();
+  }
+
+  private readonly providers = new Map<InjectionToken, ProviderLike>();
+  private built: Built | undefined;
+  private readonly requests = new Map<string, RequestScope>();
+
+  /** Registers an existing instance under `token`. */
+  register<T>(token: InjectionToken<T>, instance: T): void {
+    this.registerProvider({ token, useValue: instance });
+  }
+
+  /** Registers a provider (a class, or `{ token, useClass | useValue | useFactory }`). */
+  registerProvider<T>(provider: Provider<T> | ProviderLike): void {
+    const token = typeof provider === "function" ? provider : provider.token;
+    this.providers.set(token, provider as ProviderLike);
+    this.invalidate();
+  }
+
+  /**
+   * The instance registered under `token`: the singleton, a new transient, or the instance of
+   * request `requestId` for request-scoped providers. Throws when the token is unknown, when a
+   * request-scoped provider is asked for without a request id, or when a factory is
+   * asynchronous (use {@link Container.resolveAsync} then).
+   */
+  resolve<T>(token: InjectionToken<T>, requestId?: string): T {
+    try {
+      return run(this.resolveEffect(token, requestId)) as T;
+    } catch (error) {
+      if (
+        Cause.isRuntimeException(error) ||
+        (error instanceof Error && error.name === "AsyncFiberException")
+      ) {
+        throw new Error(`${tokenName(token)} is created asynchronously: use resolveAsync()`);
+      }
+      throw error;
+    }
+  }
+
+  /** Like {@link Container.resolve}, for providers whose factories are asynchronous. */
+  async resolveAsync<T>(token: InjectionToken<T>, requestId?: string): Promise<T> {
+    const exit = await Effect.runPromiseExit(this.resolveEffect(token, requestId));
+    if (Exit.isSuccess(exit)) return exit.value as T;
+    throw Cause.squash(exit.cause);
+  }
+
+  /** Releases the request-scoped instances of `requestId` (running their `onModuleDestroy`). */
+  clearRequestScope(requestId: string): void {
+    const request = this.requests.get(requestId);
+    if (request === undefined) return;
+    this.requests.delete(requestId);
+    Effect.runSync(Scope.close(request.scope, Exit.void));
+  }
+
+  /** Releases every instance (the singletons' `onModuleDestroy` run in reverse order). */
+  async dispose(): Promise<void> {
+    for (const id of [...this.requests.keys()]) this.clearRequestScope(id);
+    const built = this.built;
+    this.built = undefined;
+    if (built !== undefined) await Effect.runPromise(Scope.close(built.scope, Exit.void));
+  }
+
+  private invalidate(): void {
+    const built = this.built;
+    this.built = undefined;
+    for (const id of [...this.requests.keys()]) this.clearRequestScope(id);
+    if (built !== undefined) Effect.runFork(Scope.close(built.scope, Exit.void));
+  }
+
+  private build(): Effect.Effect<Built, unknown> {
+    if (this.built !== undefined) return Effect.succeed(this.built);
+    return Effect.gen(this, function* () {
+      const graph = yield* Effect.try(() =>
+        compileModuleGraph({ module: ContainerRoot, providers: [...this.providers.values()] }),
+      ).pipe(Effect.mapError((e) => (e as { error?: unknown }).error ?? e));
+      const scope = yield* Scope.make();
+      const context = yield* Layer.buildWithScope(injectorLayer(graph), scope).pipe(
+        Effect.tapErrorCause((cause) => Scope.close(scope, Exit.failCause(cause))),
+      );
+      const built = { scope, injector: Context.get(context, Injector) };
+      this.built = built;
+      return built;
+    });
+  }
+
+  private resolveEffect(
+    token: InjectionToken,
+    requestId: string | undefined,
+  ): Effect.Effect<unknown, unknown> {
+    return Effect.flatMap(this.build(), ({ injector }) => {
+      const node = injector.lookup(token);
+      if (node === undefined) {
+        return Effect.fail(new Error(`No provider registered for ${tokenName(token)}`));
+      }
+      return injector.instance(
+        node,
+        requestId === undefined ? undefined : this.requestStore(requestId),
+      );
+    });
+  }
+
+  private requestStore(requestId: string): RequestStore {
+    let request = this.requests.get(requestId);
+    if (request === undefined) {
+      const scope = Effect.runSync(Scope.make());
+      request = { scope, store: makeRequestStore(scope) };
+      this.requests.set(requestId, request);
+    }
+    return request.store;
+  }
+}

@@ -1,0 +1,161 @@
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
+import { fromUserCode } from "../core/UserCode.js";
+import type { ModuleGraph, ProviderNode } from "./ModuleGraph.js";
+import type { RequestStore } from "./RequestStore.js";
+import { Scope as ProviderScope } from "./Scope.js";
+import { StartupError } from "./StartupError.js";
+import type { InjectionToken } from "./Token.js";
+
+/**
+ * How a provider is obtained: a singleton is an instance built once at startup; a transient
+ * or request-scoped provider is a maker run per injection or per request.
+ */
+export type Binding =
+  | { readonly _tag: "Instance"; readonly instance: unknown }
+  | {
+      readonly _tag: "Maker";
+      readonly make: (store: RequestStore | undefined) => Effect.Effect<unknown, unknown>;
+    };
+
+interface Hooks {
+  readonly onModuleInit?: () => unknown;
+  readonly onModuleDestroy?: () => unknown;
+}
+
+const hooksOf = (instance: unknown): Hooks =>
+  typeof instance === "object" && instance !== null ? (instance as Hooks) : {};
+
+/** Runs `onModuleInit` now and registers `onModuleDestroy` to run when `scope` closes. */
+const lifecycle = (instance: unknown, scope: Scope.Scope): Effect.Effect<void, unknown> => {
+  const hooks = hooksOf(instance);
+  const init =
+    typeof hooks.onModuleInit === "function"
+      ? fromUserCode(() => hooks.onModuleInit?.())
+      : Effect.void;
+  const destroy =
+    typeof hooks.onModuleDestroy === "function"
+      ? Scope.addFinalizer(
+          scope,
+          fromUserCode(() => hooks.onModuleDestroy?.()).pipe(
+            Effect.catchAllCause((cause) => Effect.logError("onModuleDestroy failed", cause)),
+          ),
+        )
+      : Effect.void;
+  return Effect.zipRight(init, destroy);
+};
+
+/** The resolved providers of an app: every binding, and those visible from the root module. */
+export interface Injector {
+  readonly binding: (node: ProviderNode) => Binding;
+  /** Obtains a provider's instance: a singleton directly, others through their maker. */
+  readonly instance: (
+    node: ProviderNode,
+    store: RequestStore | undefined,
+  ) => Effect.Effect<unknown, unknown>;
+  /** The provider registered under `token` as seen from the root module. */
+  readonly lookup: (token: InjectionToken) => ProviderNode | undefined;
+}
+
+/** The resolved providers of a compiled app. @since 0.1.0 @category dependency injection */
+export const Injector = Context.GenericTag<Injector>("strata/di/Injector");
+
+const tags = new WeakMap<ProviderNode, Context.Tag<Binding, Binding>>();
+const tagOf = (node: ProviderNode): Context.Tag<Binding, Binding> => {
+  let tag = tags.get(node);
+  if (tag === undefined) {
+    tag = Context.GenericTag<Binding>(
+      `strata/provider/${node.module.name}/${node.name}#${node.id}`,
+    );
+    tags.set(node, tag);
+  }
+  return tag;
+};
+
+const instanceFrom =
+  (context: Context.Context<never>) =>
+  (node: ProviderNode, store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
+    const binding = Context.unsafeGet(context, tagOf(node));
+    return binding._tag === "Instance" ? Effect.succeed(binding.instance) : binding.make(store);
+  };
+
+const startupFailure = (node: ProviderNode) => (cause: unknown) =>
+  cause instanceof StartupError
+    ? cause
+    : new StartupError({
+        message: `Failed to create ${node.name} in ${node.module.path}: ${cause instanceof Error ? cause.message : String(cause)}`,
+        cause,
+      });
+
+/** The Layer of one provider: its binding, built from the bindings of its dependencies. */
+const providerLayer = (node: ProviderNode): Layer.Layer<Binding, StartupError> =>
+  Layer.scoped(
+    tagOf(node),
+    Effect.gen(function* () {
+      const context = (yield* Effect.context<never>()) as Context.Context<never>;
+      const get = instanceFrom(context);
+      const build = (store: RequestStore | undefined) =>
+        Effect.flatMap(
+          Effect.forEach(node.dependencies, (dependency) => get(dependency, store)),
+          (args) => fromUserCode(() => node.create(args)),
+        );
+      if (node.scope === ProviderScope.SINGLETON) {
+        const scope = yield* Effect.scope;
+        const instance = yield* build(undefined).pipe(
+          Effect.tap((created) => lifecycle(created, scope)),
+          Effect.mapError(startupFailure(node)),
+        );
+        return { _tag: "Instance", instance } as const;
+      }
+      if (node.scope === ProviderScope.TRANSIENT) {
+        return { _tag: "Maker", make: build } as const;
+      }
+      const make = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
+        if (store === undefined) {
+          return Effect.fail(
+            new StartupError({
+              message: `${node.name} is request-scoped: resolve it with a request id.`,
+            }),
+          );
+        }
+        if (store.instances.has(node.id)) return Effect.succeed(store.instances.get(node.id));
+        return Effect.tap(build(store), (created) => {
+          store.instances.set(node.id, created);
+          return lifecycle(created, store.scope);
+        });
+      };
+      return { _tag: "Maker", make } as const;
+    }),
+  ) as Layer.Layer<Binding, StartupError>;
+
+/**
+ * Turns a compiled module graph into a Layer: one Layer per provider, composed in dependency
+ * order, so singletons are built once (their `onModuleInit` in dependency order) and released
+ * in reverse (`onModuleDestroy`) when the app's scope closes.
+ *
+ * @since 0.1.0
+ * @category dependency injection
+ */
+export const injectorLayer = (graph: ModuleGraph): Layer.Layer<Injector, StartupError> => {
+  const providers: Layer.Layer<never, StartupError> = graph.providers.reduce<
+    Layer.Layer<never, StartupError>
+  >(
+    (built, node) =>
+      Layer.provideMerge(providerLayer(node), built) as unknown as Layer.Layer<never, StartupError>,
+    Layer.empty,
+  );
+  const injector = Layer.effect(
+    Injector,
+    Effect.map(Effect.context<never>(), (context) => {
+      const instance = instanceFrom(context);
+      return Injector.of({
+        binding: (node) => Context.unsafeGet(context, tagOf(node)),
+        instance,
+        lookup: (token) => graph.rootVisible.get(token),
+      });
+    }),
+  );
+  return Layer.provide(injector, providers);
+};

@@ -1,0 +1,16 @@
+import type * as Scope from "effect/Scope";
+
+/**
+ * The request-scoped instances of one HTTP request (or one `Container` request id): created
+ * on first use, released when `scope` closes.
+ */
+export interface RequestStore {
+  readonly instances: Map<number, unknown>;
+  readonly scope: Scope.Scope;
+}
+
+/** A fresh store whose instances are released with `scope`. */
+export const makeRequestStore = (scope: Scope.Scope): RequestStore => ({
+  instances: new Map(),
+  scope,
+});

@@ -1,0 +1,16 @@
+/**
+ * How long a provider's instance lives.
+ *
+ * - `SINGLETON`: one per app (the default).
+ * - `TRANSIENT`: a new instance for every injection.
+ * - `REQUEST`: a new instance per HTTP request, released when the request ends. A provider
+ *   that depends on a request-scoped provider is request-scoped too (the scope bubbles up).
+ *
+ * @since 0.1.0
+ * @category dependency injection
+ */
+export enum Scope {
+  SINGLETON = "singleton",
+  TRANSIENT = "transient",
+  REQUEST = "request",
+}

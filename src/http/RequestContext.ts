@@ -1,0 +1,28 @@
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+
+/** The authenticated user a guard may attach to a request. @since 0.1.0 @category request */
+export interface RequestUser {
+  readonly id: number;
+  readonly username: string;
+  readonly role: string;
+}
+
+/**
+ * What a classic handler, pipe or guard sees of a request (and what `@Req()` injects).
+ * Query values repeated in the URL stay visible as arrays, so nothing is silently dropped.
+ *
+ * @since 0.1.0
+ * @category request
+ */
+export interface RequestContext {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly params: Readonly<Record<string, string | undefined>>;
+  readonly query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>;
+  readonly body: unknown;
+  readonly dtoType?: unknown;
+  user?: RequestUser;
+  /** The underlying `@effect/platform` request. */
+  readonly req?: HttpServerRequest.HttpServerRequest;
+}

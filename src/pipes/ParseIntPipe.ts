@@ -1,0 +1,23 @@
+import { BadRequestError } from "../core/HttpError.js";
+import { Injectable } from "../decorators/Injectable.js";
+import { PipeTransform } from "./PipeTransform.js";
+
+const integer = /^[-+]?\d+$/;
+
+/**
+ * Converts a decimal integer string to a number; anything else (including values past
+ * `Number.MAX_SAFE_INTEGER`) fails with 400 `Validation failed (numeric string is expected)`.
+ *
+ * @since 0.1.0
+ * @category pipes
+ */
+@Injectable()
+export class ParseIntPipe extends PipeTransform<unknown, number> {
+  transform(value: unknown): number {
+    if (typeof value === "string" && integer.test(value)) {
+      const parsed = Number(value);
+      if (Number.isSafeInteger(parsed)) return parsed;
+    }
+    throw new BadRequestError("Validation failed (numeric string is expected)");
+  }
+}

@@ -1,0 +1,20 @@
+import swc from "unplugin-swc";
+import { defineConfig } from "vitest/config";
+
+// esbuild cannot emit decorator metadata, so TypeScript goes through swc with legacy
+// decorators and `design:paramtypes`, exactly as `tsc` emits them for the build.
+export default defineConfig({
+  plugins: [
+    swc.vite({
+      jsc: {
+        parser: { syntax: "typescript", decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: "es2022",
+      },
+    }),
+  ],
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 15_000,
+  },
+});
