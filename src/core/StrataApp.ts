@@ -9,6 +9,7 @@ import * as Scope from "effect/Scope";
 import type { DynamicModule } from "../decorators/Module.js";
 import { Injector, injectorLayer } from "../di/Injector.js";
 import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
+import type { Provider } from "../di/Provider.js";
 import { StartupError } from "../di/StartupError.js";
 import { type InjectionToken, type Type, tokenName } from "../di/Token.js";
 import { type CompiledRoute, controllerRoutes } from "./ControllerRoutes.js";
@@ -24,14 +25,20 @@ import { layerNode, type ServeOptions, serve } from "./StrataServer.js";
 export interface StrataAppOptions extends ServeOptions {
   /** Largest accepted request body in bytes (default 1 MB); larger ones get 413. */
   readonly bodyLimit?: number;
+  /** Providers that replace, by token, those the modules declare (used by `Test.createTestingModule`). */
+  readonly providerOverrides?: ReadonlyArray<Provider<unknown>>;
 }
 
 /** The modules an app is made from: a `@Module` class or a dynamic module. @since 0.1.0 @category app */
 export type RootModule = Type<unknown> | DynamicModule;
 
-const compile = (root: RootModule): Effect.Effect<ModuleGraph, StartupError> =>
+const compile = (
+  root: RootModule,
+  options: StrataAppOptions,
+): Effect.Effect<ModuleGraph, StartupError> =>
   Effect.try({
-    try: () => compileModuleGraph(root),
+    try: () =>
+      compileModuleGraph(root, new Map(options.providerOverrides?.map((p) => [p.token, p]))),
     catch: (error) =>
       error instanceof StartupError
         ? error
@@ -81,7 +88,7 @@ export class StrataApp {
     options: StrataAppOptions = {},
   ): Layer.Layer<Injector, StartupError, HttpLayerRouter.HttpRouter> {
     return Layer.unwrapEffect(
-      Effect.map(compile(rootModule), (graph) =>
+      Effect.map(compile(rootModule, options), (graph) =>
         Layer.provideMerge(routesLayer(graph, options), injectorLayer(graph)),
       ),
     );
@@ -103,7 +110,7 @@ export class StrataApp {
     const scope = Effect.runSync(Scope.make());
     const exit = await Effect.runPromiseExit(
       Effect.gen(this, function* () {
-        const graph = yield* compile(this.rootModule);
+        const graph = yield* compile(this.rootModule, this.options);
         const context = yield* Layer.buildWithScope(injectorLayer(graph), scope);
         const injector = Context.get(context, Injector);
         const routes = yield* Effect.provideService(

@@ -55,7 +55,7 @@ export interface Injector {
     node: ProviderNode,
     store: RequestStore | undefined,
   ) => Effect.Effect<unknown, unknown>;
-  /** The provider registered under `token` as seen from the root module. */
+  /** The provider registered under `token`: as the root module sees it, else in any module. */
   readonly lookup: (token: InjectionToken) => ProviderNode | undefined;
 }
 
@@ -153,7 +153,8 @@ export const injectorLayer = (graph: ModuleGraph): Layer.Layer<Injector, Startup
       return Injector.of({
         binding: (node) => Context.unsafeGet(context, tagOf(node)),
         instance,
-        lookup: (token) => graph.rootVisible.get(token),
+        lookup: (token) =>
+          graph.rootVisible.get(token) ?? graph.providers.find((node) => node.token === token),
       });
     }),
   );

@@ -114,7 +114,10 @@ const moduleName = (entry: ModuleImport): string =>
  * resolved here, so a missing provider, missing metadata, a cycle or a module boundary crossed
  * fails the start with a {@link StartupError} instead of an `undefined` at run time.
  */
-export const compileModuleGraph = (root: ModuleImport): ModuleGraph => {
+export const compileModuleGraph = (
+  root: ModuleImport,
+  overrides: ReadonlyMap<InjectionToken, Provider<unknown>> = new Map(),
+): ModuleGraph => {
   const modules = new Map<unknown, ModuleNode>();
   const own = new Map<ModuleNode, Map<InjectionToken, Pending>>();
   const controllers: Array<Pending> = [];
@@ -149,7 +152,8 @@ export const compileModuleGraph = (root: ModuleImport): ModuleGraph => {
     const providers = new Map<InjectionToken, Pending>();
     own.set(node, providers);
     for (const entry of options.providers ?? []) {
-      const pending = pendingProvider(entry, node);
+      const token = isProviderRecord(entry) ? entry.token : entry;
+      const pending = pendingProvider(overrides.get(token) ?? entry, node);
       providers.set(pending.token, pending);
     }
     for (const controller of options.controllers ?? []) {

@@ -1,0 +1,102 @@
+import { StrataApp, type StrataAppOptions } from "../core/StrataApp.js";
+import type { ModuleOptions } from "../decorators/Module.js";
+import type { Provider } from "../di/Provider.js";
+import type { InjectionToken, Type } from "../di/Token.js";
+
+class TestRootModule {}
+
+/**
+ * A compiled testing module: its providers are built (singletons created, `onModuleInit` run).
+ *
+ * @since 0.1.0
+ * @category testing
+ */
+export class TestingModule {
+  constructor(
+    private readonly app: StrataApp,
+    private readonly metadata: ModuleOptions,
+    private readonly overrides: ReadonlyArray<Provider<unknown>>,
+  ) {}
+
+  /** The instance registered under `token` (found in the test module first, then in any imported module). */
+  get<T>(token: InjectionToken<T> | Type<T>): T {
+    return this.app.get(token);
+  }
+
+  /** A new app serving the same modules with the same overrides; call `listen(0)` on it. */
+  createStrataApp(options: StrataAppOptions = {}): StrataApp {
+    return new StrataApp(
+      { module: TestRootModule, ...this.metadata },
+      { ...options, providerOverrides: [...this.overrides, ...(options.providerOverrides ?? [])] },
+    );
+  }
+
+  /** Releases every provider (`onModuleDestroy`). */
+  close(): Promise<void> {
+    return this.app.close();
+  }
+}
+
+/**
+ * Builds a {@link TestingModule}, replacing providers by token.
+ *
+ * @since 0.1.0
+ * @category testing
+ */
+export class TestingModuleBuilder {
+  private readonly overrides = new Map<InjectionToken, Provider<unknown>>();
+
+  constructor(private readonly metadata: ModuleOptions) {}
+
+  /** Replaces the provider of `token`, wherever a module declares it. */
+  overrideProvider<T>(token: InjectionToken<T>): OverrideBy<T> {
+    const set = (provider: Provider<T>): TestingModuleBuilder => {
+      this.overrides.set(token, provider as Provider<unknown>);
+      return this;
+    };
+    return {
+      useValue: (value) => set({ token, useValue: value }),
+      useClass: (useClass) => set({ token, useClass }),
+      useFactory: ({ factory, inject }) => set({ token, useFactory: factory, inject }),
+    };
+  }
+
+  /** Compiles the module graph and builds its providers. */
+  async compile(): Promise<TestingModule> {
+    const overrides = [...this.overrides.values()];
+    const app = new StrataApp(
+      { module: TestRootModule, ...this.metadata },
+      { providerOverrides: overrides },
+    );
+    await app.init();
+    return new TestingModule(app, this.metadata, overrides);
+  }
+}
+
+/** The replacements {@link TestingModuleBuilder.overrideProvider} accepts. @since 0.1.0 @category testing */
+export interface OverrideBy<T> {
+  useValue(value: T): TestingModuleBuilder;
+  useClass(cls: Type<T>): TestingModuleBuilder;
+  useFactory(options: {
+    readonly factory: NonNullable<Provider<T>["useFactory"]>;
+    readonly inject?: ReadonlyArray<InjectionToken>;
+  }): TestingModuleBuilder;
+}
+
+/**
+ * Entry point of the classic testing API.
+ *
+ * @example
+ * const module = await Test.createTestingModule({ controllers: [UsersController], providers: [UsersService] })
+ *   .overrideProvider(UsersService).useValue(fakeUsers)
+ *   .compile();
+ *
+ * @since 0.1.0
+ * @category testing
+ */
+export class Test {
+  /** Starts a testing module from module metadata (`imports`, `controllers`, `providers`, `exports`). */
+  static createTestingModule(metadata: ModuleOptions): TestingModuleBuilder {
+    return new TestingModuleBuilder(metadata);
+  }
+}

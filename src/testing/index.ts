@@ -1,0 +1,10 @@
+/**
+ * `strata/testing`: testing modules with provider overrides, and real in-process HTTP
+ * requests against a compiled app (classic) or a Layer of routes (Effect).
+ *
+ * @since 0.1.0
+ */
+import "reflect-metadata";
+
+export { request, serveTest, type TestRequestInit, type TestResponse } from "./TestHttp.js";
+export { type OverrideBy, Test, TestingModule, TestingModuleBuilder } from "./TestingModule.js";
