@@ -13,6 +13,8 @@ export default defineConfig({
       },
     }),
   ],
+  // Examples import "strata" by name: resolve it to the sources, as `node --conditions` does.
+  ssr: { resolve: { conditions: ["strata-source", "node", "import", "default"] } },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 15_000,

@@ -3,6 +3,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
+import * as ParseResult from "effect/ParseResult";
 import { BadRequestError, HttpError, InternalServerError, NotFoundError } from "./HttpError.js";
 
 /**
@@ -35,8 +36,24 @@ const notFound = new NotFoundError();
 const badRequest = new BadRequestError();
 
 /**
+ * A Schema decoding failure as a 400 `Validation failed`, one readable line per offending field
+ * (`path: message`).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const validationError = (error: ParseResult.ParseError): BadRequestError =>
+  new BadRequestError(
+    "Validation failed",
+    ParseResult.ArrayFormatter.formatErrorSync(error).map(({ path, message }) =>
+      path.length === 0 ? message : `${path.map(String).join(".")}: ${message}`,
+    ),
+  );
+
+/**
  * Maps a failure to the HTTP error it stands for: an `HttpError` as itself, an unmatched
- * route as 404, an unreadable request as 400; anything else is `None` (an unexpected failure).
+ * route as 404, an unreadable request as 400, a Schema decoding failure (of params, query or
+ * body) as 400 with one line per field; anything else is `None` (an unexpected failure).
  */
 export const toHttpError = (error: unknown): Option.Option<HttpError> => {
   if (error instanceof HttpError) return Option.some(error);
@@ -44,6 +61,7 @@ export const toHttpError = (error: unknown): Option.Option<HttpError> => {
     if (error._tag === "RouteNotFound") return Option.some(notFound);
     if (error._tag === "RequestError") return Option.some(badRequest);
   }
+  if (ParseResult.isParseError(error)) return Option.some(validationError(error));
   return Option.none();
 };
 

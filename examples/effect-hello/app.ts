@@ -1,0 +1,41 @@
+// The Effect face: routes on @effect/platform's HttpLayerRouter, services as Layers.
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Schema from "effect/Schema";
+import { NotFoundError } from "strata";
+
+export class Users extends Context.Tag("examples/Users")<
+  Users,
+  { readonly find: (id: number) => Effect.Effect<{ id: number; name: string }, NotFoundError> }
+>() {
+  static readonly layer = Layer.succeed(Users, {
+    find: (id) =>
+      id === 1
+        ? Effect.succeed({ id, name: "Ada" })
+        : Effect.fail(new NotFoundError(`No user ${id}`)),
+  });
+}
+
+const Hello = HttpLayerRouter.add(
+  "GET",
+  "/hello",
+  HttpServerResponse.unsafeJson({ hello: "world" }),
+);
+
+const UserById = HttpLayerRouter.add(
+  "GET",
+  "/users/:id",
+  Effect.gen(function* () {
+    const { id } = yield* HttpLayerRouter.schemaPathParams(
+      Schema.Struct({ id: Schema.NumberFromString }),
+    );
+    const user = yield* (yield* Users).find(id);
+    return HttpServerResponse.unsafeJson(user);
+  }),
+);
+
+/** Every route of the app; serve it, then provide the services its routes need. */
+export const AppRoutes = Layer.mergeAll(Hello, UserById);
