@@ -18,7 +18,12 @@ import { StartupError } from "../di/StartupError.js";
 import type { RequestContext } from "../http/RequestContext.js";
 import { StrataResponse } from "../http/StrataResponse.js";
 import type { PipeLike, PipeTransform } from "../pipes/PipeTransform.js";
-import { handlerResponse, isSafeHeaderValue, type ResponseSpec } from "./HandlerResponse.js";
+import {
+  handlerResponse,
+  isHeaderName,
+  isSafeHeaderValue,
+  type ResponseSpec,
+} from "./HandlerResponse.js";
 import { readBody } from "./RequestBody.js";
 import { joinRoutePath } from "./RoutePath.js";
 import { fromResult, fromUserCode } from "./UserCode.js";
@@ -175,9 +180,9 @@ export const controllerRoutes = (
         route.handler,
       );
       for (const [name, value] of headerPairs ?? []) {
-        if (!isSafeHeaderValue(value) || !isSafeHeaderValue(name)) {
+        if (!isSafeHeaderValue(value) || !isHeaderName(name)) {
           return yield* new StartupError({
-            message: `@Header(${JSON.stringify(name)}) of ${where} contains a control character.`,
+            message: `@Header(${JSON.stringify(name)}) of ${where} is not a valid header (bad name, or a control character in the value).`,
           });
         }
       }

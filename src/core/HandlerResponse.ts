@@ -13,6 +13,11 @@ const safeHeaderValue = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** `true` when a header value cannot split a response (no CR, LF or other control bytes). */
 export const isSafeHeaderValue = (value: string): boolean => safeHeaderValue.test(value);
 
+const headerToken = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** `true` when `name` is a valid header name (an RFC 9110 token: no spaces, CR, LF or colons). */
+export const isHeaderName = (name: string): boolean => headerToken.test(name);
+
 const redirectOverride = (result: unknown): { url?: unknown; statusCode?: unknown } =>
   typeof result === "object" && result !== null
     ? (result as { url?: unknown; statusCode?: unknown })

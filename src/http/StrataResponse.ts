@@ -3,10 +3,8 @@ import * as Deferred from "effect/Deferred";
 import type * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as FiberId from "effect/FiberId";
-import { isSafeHeaderValue } from "../core/HandlerResponse.js";
+import { isHeaderName, isSafeHeaderValue } from "../core/HandlerResponse.js";
 import { InternalServerError } from "../core/HttpError.js";
-
-const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * The response a handler writes by hand when it takes `@Res()` (and that an exception
@@ -32,7 +30,7 @@ export class StrataResponse {
   /** Sets a header (name case-insensitive). */
   setHeader(name: string, value: string | number): this {
     const text = String(value);
-    if (!headerName.test(name) || !isSafeHeaderValue(text)) {
+    if (!isHeaderName(name) || !isSafeHeaderValue(text)) {
       throw new InternalServerError();
     }
     this.headerMap[name.toLowerCase()] = text;

@@ -55,7 +55,7 @@ export class TestingModuleBuilder {
       return this;
     };
     return {
-      useValue: (value) => set({ token, useValue: value }),
+      useValue: (value) => set({ token, useValue: value as T }),
       useClass: (useClass) => set({ token, useClass }),
       useFactory: ({ factory, inject }) => set({ token, useFactory: factory, inject }),
     };
@@ -75,7 +75,8 @@ export class TestingModuleBuilder {
 
 /** The replacements {@link TestingModuleBuilder.overrideProvider} accepts. @since 0.1.0 @category testing */
 export interface OverrideBy<T> {
-  useValue(value: T): TestingModuleBuilder;
+  /** A test double: only the members the test exercises are needed. */
+  useValue(value: T | Partial<T>): TestingModuleBuilder;
   useClass(cls: Type<T>): TestingModuleBuilder;
   useFactory(options: {
     readonly factory: NonNullable<Provider<T>["useFactory"]>;

@@ -1,0 +1,206 @@
+import { describe, expect, it } from "@effect/vitest";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import { expectTypeOf } from "vitest";
+import {
+  BadRequestError,
+  BadRequestException,
+  ConflictError,
+  ConflictException,
+  ErrorBody,
+  errorBody,
+  ForbiddenError,
+  ForbiddenException,
+  HttpError,
+  InternalServerError,
+  InternalServerErrorException,
+  isHttpError,
+  NotFoundError,
+  NotFoundException,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  UnauthorizedException,
+} from "../../src/index.js";
+
+const cases = [
+  ["BadRequestError", BadRequestError, BadRequestException, 400, "Bad Request"],
+  ["UnauthorizedError", UnauthorizedError, UnauthorizedException, 401, "Unauthorized"],
+  ["ForbiddenError", ForbiddenError, ForbiddenException, 403, "Forbidden"],
+  ["NotFoundError", NotFoundError, NotFoundException, 404, "Not Found"],
+  ["ConflictError", ConflictError, ConflictException, 409, "Conflict"],
+  [
+    "InternalServerError",
+    InternalServerError,
+    InternalServerErrorException,
+    500,
+    "Internal Server Error",
+  ],
+] as const;
+
+describe("HttpError classes", () => {
+  it.each(cases)(
+    "%s: status, default message, tag and alias",
+    (tag, Cls, Alias, status, message) => {
+      const error = new Cls();
+      expect(error).toBeInstanceOf(HttpError);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).toBeInstanceOf(Alias);
+      expect(Alias).toBe(Cls);
+      expect(error.statusCode).toBe(status);
+      expect(error.message).toBe(message);
+      expect(error.errors).toBeUndefined();
+      expect(error._tag).toBe(tag);
+      expect(error.name).toBe(tag);
+      expect(isHttpError(error)).toBe(true);
+      expect(errorBody(error)).toEqual({ statusCode: status, message });
+    },
+  );
+
+  it.each(cases)("%s: keeps a custom message and errors", (_tag, Cls, _alias, status) => {
+    const error = new Cls("Custom", ["one", "two"]);
+    expect(error.message).toBe("Custom");
+    expect(error.errors).toEqual(["one", "two"]);
+    expect(errorBody(error)).toEqual({
+      statusCode: status,
+      message: "Custom",
+      errors: ["one", "two"],
+    });
+  });
+
+  it("the base class takes a status, a message and errors", () => {
+    const error = new HttpError(418, "I'm a teapot", ["short", "stout"]);
+    expect(error.statusCode).toBe(418);
+    expect(error.message).toBe("I'm a teapot");
+    expect(error.errors).toEqual(["short", "stout"]);
+    expect(error._tag).toBe("HttpError");
+    expect(isHttpError(error)).toBe(true);
+    const body: ErrorBody = errorBody(error);
+    expect(body).toEqual({ statusCode: 418, message: "I'm a teapot", errors: ["short", "stout"] });
+  });
+
+  it("PayloadTooLargeError is 413", () => {
+    const error = new PayloadTooLargeError();
+    expect(error.statusCode).toBe(413);
+    expect(error.message).toBe("Payload Too Large");
+  });
+
+  it("has a stack for the server log", () => {
+    expect(new NotFoundError().stack).toContain("NotFoundError");
+  });
+
+  it("is catchable with try/catch as a thrown Error", () => {
+    try {
+      throw new ForbiddenError("nope");
+    } catch (error) {
+      expect(isHttpError(error)).toBe(true);
+      expect(error).toBeInstanceOf(ForbiddenError);
+      expect((error as ForbiddenError).statusCode).toBe(403);
+    }
+  });
+
+  it("isHttpError is false for anything else", () => {
+    expect(isHttpError(new Error("x"))).toBe(false);
+    expect(isHttpError({ statusCode: 404, message: "Not Found", _tag: "NotFoundError" })).toBe(
+      false,
+    );
+    expect(isHttpError("NotFoundError")).toBe(false);
+    expect(isHttpError(undefined)).toBe(false);
+    expect(isHttpError(null)).toBe(false);
+  });
+});
+
+describe("HttpError in Effect code", () => {
+  it.effect("yield* new NotFoundError() fails the effect with it", () =>
+    Effect.gen(function* () {
+      const program = Effect.gen(function* () {
+        yield* new NotFoundError("missing");
+        return "unreachable";
+      });
+      const exit = yield* Effect.exit(program);
+      expect(Exit.isFailure(exit)).toBe(true);
+      if (Exit.isFailure(exit)) {
+        const failure = Cause.failureOption(exit.cause);
+        expect(failure._tag).toBe("Some");
+        if (failure._tag === "Some") {
+          expect(failure.value).toBeInstanceOf(NotFoundError);
+          expect(failure.value.message).toBe("missing");
+          expect(failure.value.statusCode).toBe(404);
+        }
+      }
+    }),
+  );
+
+  it.effect("Effect.flip gives the failure, typed", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(new ConflictError());
+      expectTypeOf(error).toEqualTypeOf<ConflictError>();
+      expect(error.statusCode).toBe(409);
+      expect(error.message).toBe("Conflict");
+    }),
+  );
+
+  it.effect("Effect.catchTag narrows to one class and leaves the others", () =>
+    Effect.gen(function* () {
+      const find = (id: number): Effect.Effect<string, NotFoundError | ConflictError> =>
+        id === 1
+          ? Effect.succeed("one")
+          : id === 2
+            ? Effect.fail(new NotFoundError(`No ${id}`))
+            : Effect.fail(new ConflictError(`Clash ${id}`));
+
+      const recovered = (id: number) =>
+        find(id).pipe(
+          Effect.catchTag("NotFoundError", (error) => {
+            expectTypeOf(error).toEqualTypeOf<NotFoundError>();
+            return Effect.succeed(`recovered: ${error.message} (${error.statusCode})`);
+          }),
+        );
+      expectTypeOf(recovered).returns.toEqualTypeOf<Effect.Effect<string, ConflictError>>();
+
+      expect(yield* recovered(1)).toBe("one");
+      expect(yield* recovered(2)).toBe("recovered: No 2 (404)");
+      const left = yield* Effect.flip(recovered(3));
+      expect(left).toBeInstanceOf(ConflictError);
+      expect(left._tag).toBe("ConflictError");
+      expect(left.message).toBe("Clash 3");
+    }),
+  );
+
+  it.effect("catchTag does not catch a different class", () =>
+    Effect.gen(function* () {
+      const program = Effect.fail(new ForbiddenError()) as Effect.Effect<
+        never,
+        ForbiddenError | UnauthorizedError
+      >;
+      const result = yield* program.pipe(
+        Effect.catchTag("UnauthorizedError", () => Effect.succeed("caught")),
+        Effect.flip,
+      );
+      expect(result).toBeInstanceOf(ForbiddenError);
+    }),
+  );
+
+  it.effect("Effect.catchTags handles each class", () =>
+    Effect.gen(function* () {
+      const handle = (error: BadRequestError | UnauthorizedError) =>
+        Effect.fail(error).pipe(
+          Effect.catchTags({
+            BadRequestError: (e) => Effect.succeed(`bad: ${e.statusCode}`),
+            UnauthorizedError: (e) => Effect.succeed(`unauth: ${e.statusCode}`),
+          }),
+        );
+      expect(yield* handle(new BadRequestError())).toBe("bad: 400");
+      expect(yield* handle(new UnauthorizedError())).toBe("unauth: 401");
+    }),
+  );
+
+  it.effect("Effect.catchIf(isHttpError) catches any subclass", () =>
+    Effect.gen(function* () {
+      const result = yield* Effect.fail(new InternalServerError("boom") as unknown).pipe(
+        Effect.catchIf(isHttpError, (e) => Effect.succeed(e.statusCode)),
+      );
+      expect(result).toBe(500);
+    }),
+  );
+});
