@@ -26,7 +26,7 @@ import {
 } from "./HandlerResponse.js";
 import { readBody } from "./RequestBody.js";
 import { joinRoutePath } from "./RoutePath.js";
-import { fromResult, fromUserCode } from "./UserCode.js";
+import { fromResult, isThenable } from "./UserCode.js";
 
 /** What the compiled routes need from the app. */
 export interface RouteOptions {
@@ -73,12 +73,21 @@ const pipeInstance = (
   return Effect.sync(() => new Pipe());
 };
 
-/** Applies pipes in order; stays synchronous until a pipe returns a Promise or an Effect. */
+const isAsync = (value: unknown): boolean =>
+  Effect.isEffect(value) ||
+  (typeof value === "object" &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === "function");
+
+/**
+ * Applies pipes in order, synchronously while they answer synchronously: the result is the
+ * piped value, or an Effect once a pipe throws or returns a Promise or an Effect.
+ */
 const applyPipes = (
   value: unknown,
   pipes: ReadonlyArray<PipeTransform>,
   context: RequestContext,
-): Effect.Effect<unknown, unknown> => {
+): unknown => {
   let current = value;
   for (let i = 0; i < pipes.length; i++) {
     let result: unknown;
@@ -87,16 +96,16 @@ const applyPipes = (
     } catch (error) {
       return Effect.fail(error);
     }
-    if (
-      Effect.isEffect(result) ||
-      (typeof result === "object" && result !== null && "then" in result)
-    ) {
+    if (isAsync(result)) {
       const rest = pipes.slice(i + 1);
-      return Effect.flatMap(fromResult(result), (next) => applyPipes(next, rest, context));
+      return Effect.flatMap(fromResult(result), (next) => {
+        const piped = applyPipes(next, rest, context);
+        return Effect.isEffect(piped) ? piped : Effect.succeed(piped);
+      });
     }
     current = result;
   }
-  return Effect.succeed(current);
+  return current;
 };
 
 const rawValue = (
@@ -243,28 +252,34 @@ const routeHandler = (
     let pending: Array<Effect.Effect<void, unknown>> | undefined;
     for (const { meta, pipes } of params) {
       const raw = rawValue(meta, context, response);
-      if (pipes.length === 0) {
-        args[meta.index] = raw;
+      const piped = pipes.length === 0 ? raw : applyPipes(raw, pipes, context);
+      if (!Effect.isEffect(piped)) {
+        args[meta.index] = piped;
         continue;
       }
-      const piped = applyPipes(raw, pipes, context);
       pending ??= [];
       pending.push(
-        Effect.map(piped, (value) => {
+        Effect.map(piped as Effect.Effect<unknown, unknown>, (value) => {
           args[meta.index] = value;
         }),
       );
     }
-    const call = () =>
-      fromUserCode(() =>
-        (controller as Record<string | symbol, (...a: Array<unknown>) => unknown>)[method](...args),
-      );
-    const run =
-      pending === undefined
-        ? call()
-        : Effect.zipRight(Effect.all(pending, { discard: true }), Effect.suspend(call));
-    if (response !== undefined) return Effect.zipRight(run, response.response);
-    return Effect.map(run, (result) => handlerResponse(result, spec));
+    const call = (): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown> => {
+      let result: unknown;
+      try {
+        result = (controller as Record<string | symbol, (...a: Array<unknown>) => unknown>)[method](
+          ...args,
+        );
+      } catch (error) {
+        return Effect.fail(error);
+      }
+      if (response !== undefined) return Effect.zipRight(fromResult(result), response.response);
+      if (!isAsync(result)) return Effect.succeed(handlerResponse(result, spec));
+      return Effect.map(fromResult(result), (value) => handlerResponse(value, spec));
+    };
+    return pending === undefined
+      ? call()
+      : Effect.zipRight(Effect.all(pending, { discard: true }), Effect.suspend(call));
   };
 
   return Effect.contextWithEffect((services: Context.Context<RouteServices>) => {
@@ -281,14 +296,15 @@ const routeHandler = (
       dtoType,
       req: request,
     });
-    const context: Effect.Effect<RequestContext, unknown> =
-      readsBody && !hasNoBody(request)
-        ? Effect.map(readBody(request, options.bodyLimit), withBody)
-        : Effect.succeed(withBody(undefined));
-    if (singleton !== undefined) return Effect.flatMap(context, (ctx) => invoke(singleton, ctx));
-    const store = makeRequestStore(Context.get(services, Scope.Scope));
-    return Effect.flatMap(context, (ctx) =>
-      Effect.flatMap(injector.instance(node, store), (controller) => invoke(controller, ctx)),
-    );
+    const handle = (context: RequestContext) => {
+      if (singleton !== undefined) return invoke(singleton, context);
+      const store = makeRequestStore(Context.get(services, Scope.Scope));
+      return Effect.flatMap(injector.instance(node, store), (controller) =>
+        invoke(controller, context),
+      );
+    };
+    return readsBody && !hasNoBody(request)
+      ? Effect.flatMap(readBody(request, options.bodyLimit), (body) => handle(withBody(body)))
+      : handle(withBody(undefined));
   });
 };

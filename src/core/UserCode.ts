@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect";
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+/** `true` for a Promise or any other thenable. */
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   value !== null &&
   (typeof value === "object" || typeof value === "function") &&
   typeof (value as PromiseLike<unknown>).then === "function";
