@@ -73,11 +73,7 @@ const pipeInstance = (
   return Effect.sync(() => new Pipe());
 };
 
-const isAsync = (value: unknown): boolean =>
-  Effect.isEffect(value) ||
-  (typeof value === "object" &&
-    value !== null &&
-    typeof (value as PromiseLike<unknown>).then === "function");
+const isAsync = (value: unknown): boolean => Effect.isEffect(value) || isThenable(value);
 
 /**
  * Applies pipes in order, synchronously while they answer synchronously: the result is the
