@@ -1,7 +1,9 @@
 import * as Cause from "effect/Cause";
 import * as Context from "effect/Context";
+import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import * as FiberId from "effect/FiberId";
 import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import { Injector, injectorLayer } from "./Injector.js";
@@ -53,6 +55,10 @@ export class Container {
 
   private readonly providers = new Map<InjectionToken, ProviderLike>();
   private built: Built | undefined;
+  /** The build in progress (an async factory keeps it running after a sync `resolve` gave up). */
+  private building: Deferred.Deferred<Built, unknown> | undefined;
+  /** Bumped by every registration, so a build of older registrations is discarded. */
+  private generation = 0;
   private readonly requests = new Map<string, RequestScope>();
 
   /** Registers an existing instance under `token`. */
@@ -94,31 +100,70 @@ export class Container {
     throw Cause.squash(exit.cause);
   }
 
-  /** Releases the request-scoped instances of `requestId` (running their `onModuleDestroy`). */
+  /**
+   * Releases the request-scoped instances of `requestId` (running their `onModuleDestroy`:
+   * synchronous hooks before this returns, asynchronous ones complete in the background).
+   */
   clearRequestScope(requestId: string): void {
     const request = this.requests.get(requestId);
     if (request === undefined) return;
     this.requests.delete(requestId);
-    Effect.runSync(Scope.close(request.scope, Exit.void));
+    Effect.runFork(Scope.close(request.scope, Exit.void), { immediate: true });
   }
 
   /** Releases every instance (the singletons' `onModuleDestroy` run in reverse order). */
   async dispose(): Promise<void> {
-    for (const id of [...this.requests.keys()]) this.clearRequestScope(id);
+    const requests = [...this.requests.values()];
+    this.requests.clear();
+    await Promise.all(
+      requests.map((request) => Effect.runPromise(Scope.close(request.scope, Exit.void))),
+    );
     const built = this.built;
     this.built = undefined;
+    this.building = undefined;
+    this.generation++;
     if (built !== undefined) await Effect.runPromise(Scope.close(built.scope, Exit.void));
   }
 
   private invalidate(): void {
     const built = this.built;
     this.built = undefined;
+    this.building = undefined;
+    this.generation++;
     for (const id of [...this.requests.keys()]) this.clearRequestScope(id);
     if (built !== undefined) Effect.runFork(Scope.close(built.scope, Exit.void));
   }
 
+  /**
+   * The built container, shared by every caller: a build that went asynchronous (a Promise
+   * factory reached through a synchronous `resolve`) keeps running, and later callers await
+   * that same build instead of starting a second one whose singletons would never be released.
+   */
   private build(): Effect.Effect<Built, unknown> {
-    if (this.built !== undefined) return Effect.succeed(this.built);
+    return Effect.suspend(() => {
+      if (this.built !== undefined) return Effect.succeed(this.built);
+      if (this.building !== undefined) return Deferred.await(this.building);
+      const deferred = Deferred.unsafeMake<Built, unknown>(FiberId.none);
+      const generation = this.generation;
+      this.building = deferred;
+      return this.buildGraph().pipe(
+        Effect.flatMap((built) => {
+          if (generation === this.generation) {
+            this.built = built;
+            return Effect.succeed(built);
+          }
+          // Registrations changed while building: release this one and build them.
+          return Effect.zipRight(Scope.close(built.scope, Exit.void), this.build());
+        }),
+        Effect.onExit((exit) => {
+          if (this.building === deferred) this.building = undefined;
+          return Deferred.done(deferred, exit);
+        }),
+      );
+    });
+  }
+
+  private buildGraph(): Effect.Effect<Built, unknown> {
     return Effect.gen(this, function* () {
       const graph = yield* Effect.try(() =>
         compileModuleGraph({ module: ContainerRoot, providers: [...this.providers.values()] }),
@@ -127,9 +172,7 @@ export class Container {
       const context = yield* Layer.buildWithScope(injectorLayer(graph), scope).pipe(
         Effect.tapErrorCause((cause) => Scope.close(scope, Exit.failCause(cause))),
       );
-      const built = { scope, injector: Context.get(context, Injector) };
-      this.built = built;
-      return built;
+      return { scope, injector: Context.get(context, Injector) };
     });
   }
 

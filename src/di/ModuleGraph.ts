@@ -294,8 +294,9 @@ export const compileModuleGraph = (
     return node;
   };
 
-  for (const providers of own.values()) for (const pending of providers.values()) resolve(pending);
+  // Controllers first, so an error's path reads from the controller down to what is missing.
   const controllerNodes = controllers.map(resolve);
+  for (const providers of own.values()) for (const pending of providers.values()) resolve(pending);
   const rootVisible = new Map<InjectionToken, ProviderNode>();
   for (const [token, pending] of visibleIn(rootNode)) rootVisible.set(token, resolve(pending));
   return { root: rootNode, providers: order, controllers: controllerNodes, rootVisible };

@@ -16,7 +16,10 @@ describe("examples/classic-hello", () => {
   });
 
   it("finds a user through the injected service", async () => {
-    expect(await request(app, "GET", "/users/2")).toMatchObject({ status: 200, body: { id: 2, name: "Grace" } });
+    expect(await request(app, "GET", "/users/2")).toMatchObject({
+      status: 200,
+      body: { id: 2, name: "Grace" },
+    });
   });
 
   it("answers 404 for an unknown user and 400 for a non-integer id", async () => {
@@ -38,7 +41,10 @@ describe("examples/classic-hello", () => {
     const testApp = module.createStrataApp();
     await testApp.listen(0);
     try {
-      expect(await request(testApp, "GET", "/users/5")).toMatchObject({ status: 200, body: { id: 5, name: "fake" } });
+      expect(await request(testApp, "GET", "/users/5")).toMatchObject({
+        status: 200,
+        body: { id: 5, name: "fake" },
+      });
     } finally {
       await testApp.close();
       await module.close();

@@ -20,7 +20,10 @@ layer(serveTest(AppRoutes).pipe(Layer.provide(Users.layer)))("examples/effect-he
   it.effect("finds a user, 404 for an unknown one", () =>
     Effect.gen(function* () {
       expect(yield* get("/users/1")).toEqual({ status: 200, body: { id: 1, name: "Ada" } });
-      expect(yield* get("/users/7")).toEqual({ status: 404, body: { statusCode: 404, message: "No user 7" } });
+      expect(yield* get("/users/7")).toEqual({
+        status: 404,
+        body: { statusCode: 404, message: "No user 7" },
+      });
     }),
   );
 
@@ -28,14 +31,21 @@ layer(serveTest(AppRoutes).pipe(Layer.provide(Users.layer)))("examples/effect-he
     Effect.gen(function* () {
       expect(yield* get("/users/x")).toEqual({
         status: 400,
-        body: { statusCode: 400, message: "Validation failed", errors: ['id: Unable to decode "x" into a number'] },
+        body: {
+          statusCode: 400,
+          message: "Validation failed",
+          errors: ['id: Unable to decode "x" into a number'],
+        },
       });
     }),
   );
 
   it.effect("answers 404 in the standard shape for an unknown route", () =>
     Effect.gen(function* () {
-      expect(yield* get("/nope")).toEqual({ status: 404, body: { statusCode: 404, message: "Not Found" } });
+      expect(yield* get("/nope")).toEqual({
+        status: 404,
+        body: { statusCode: 404, message: "Not Found" },
+      });
     }),
   );
 });
