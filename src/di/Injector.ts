@@ -31,19 +31,18 @@ const hooksOf = (instance: unknown): Hooks =>
 /** Runs `onModuleInit` now and registers `onModuleDestroy` to run when `scope` closes. */
 const lifecycle = (instance: unknown, scope: Scope.Scope): Effect.Effect<void, unknown> => {
   const hooks = hooksOf(instance);
-  const init =
-    typeof hooks.onModuleInit === "function"
-      ? fromUserCode(() => hooks.onModuleInit?.())
-      : Effect.void;
-  const destroy =
-    typeof hooks.onModuleDestroy === "function"
-      ? Scope.addFinalizer(
-          scope,
-          fromUserCode(() => hooks.onModuleDestroy?.()).pipe(
-            Effect.catchAllCause((cause) => Effect.logError("onModuleDestroy failed", cause)),
-          ),
-        )
-      : Effect.void;
+  const hasInit = typeof hooks.onModuleInit === "function";
+  const hasDestroy = typeof hooks.onModuleDestroy === "function";
+  if (!hasInit && !hasDestroy) return Effect.void;
+  const init = hasInit ? fromUserCode(() => hooks.onModuleInit?.()) : Effect.void;
+  const destroy = hasDestroy
+    ? Scope.addFinalizer(
+        scope,
+        fromUserCode(() => hooks.onModuleDestroy?.()).pipe(
+          Effect.catchAllCause((cause) => Effect.logError("onModuleDestroy failed", cause)),
+        ),
+      )
+    : Effect.void;
   return Effect.zipRight(init, destroy);
 };
 
@@ -95,12 +94,31 @@ const providerLayer = (node: ProviderNode): Layer.Layer<Binding, StartupError> =
     tagOf(node),
     Effect.gen(function* () {
       const context = (yield* Effect.context<never>()) as Context.Context<never>;
-      const get = instanceFrom(context);
-      const build = (store: RequestStore | undefined) =>
-        Effect.flatMap(
-          Effect.forEach(node.dependencies, (dependency) => get(dependency, store)),
-          (args) => fromUserCode(() => node.create(args)),
-        );
+      const bindings = node.dependencies.map((dependency) =>
+        Context.unsafeGet(context, tagOf(dependency)),
+      );
+      // Dependencies that are instances are read directly; only makers run as Effects.
+      const build = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
+        const args = new Array<unknown>(bindings.length);
+        let pending: Array<Effect.Effect<void, unknown>> | undefined;
+        for (let i = 0; i < bindings.length; i++) {
+          const binding = bindings[i];
+          if (binding._tag === "Instance") {
+            args[i] = binding.instance;
+            continue;
+          }
+          pending ??= [];
+          pending.push(
+            Effect.map(binding.make(store), (instance) => {
+              args[i] = instance;
+            }),
+          );
+        }
+        const create = fromUserCode(() => node.create(args));
+        return pending === undefined
+          ? create
+          : Effect.zipRight(Effect.all(pending, { discard: true }), create);
+      };
       if (node.scope === ProviderScope.SINGLETON) {
         const scope = yield* Effect.scope;
         const instance = yield* build(undefined).pipe(
