@@ -1,0 +1,797 @@
+#!/usr/bin/env node
+// Strata HTTP benchmark runner. Not part of the test suite.
+//
+//   node run.mjs [--duration <s>] [--rounds <n>] [--warmup <s>] [--only a,b,c] [--out <file>]
+//
+// Every server is spawned as `taskset -c 0 node <file>` (core 0) and loaded by autocannon
+// running as `taskset -c 1 node autocannon ...` (core 1), 50 connections, pipelining 1,
+// against 127.0.0.1 only. Rounds are interleaved (round 1: every server, round 2: ...);
+// the report shows medians over rounds with min-max, and ratios to raw node:http.
+// TypeScript servers must have been compiled into dist/ first (`npm run build`).
+
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import { dirname, join, relative } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, "..");
+const HOST = "127.0.0.1"; // the only target, ever
+const BASELINE = "node-http";
+
+// ---------------------------------------------------------------- servers
+
+const ROUTES = [
+  { key: "hello", path: "/hello" },
+  { key: "users", path: "/users/42" },
+];
+const REQ_USERS = { key: "reqUsers", path: "/req-users/42" };
+
+const SERVERS = [
+  { name: "node-http", file: "servers/node-http.mjs" },
+  { name: "fastify", file: "servers/fastify.mjs" },
+  { name: "express", file: "servers/express.mjs" },
+  { name: "nest-express", file: "dist/nest-express.js" },
+  { name: "nest-fastify", file: "dist/nest-fastify.js" },
+  { name: "effect-platform", file: "dist/effect-platform.js" },
+  { name: "effect-platform-notracer", file: "dist/effect-platform-notracer.js" },
+  { name: "strata-classic", file: "dist/strata-classic.js", extraRoutes: [REQ_USERS] },
+  { name: "strata-effect", file: "dist/strata-effect.js" },
+];
+
+// ---------------------------------------------------------------- options
+
+function parseArgs(argv) {
+  const opts = {
+    duration: Number(process.env.BENCH_DURATION ?? 10),
+    rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+    warmup: Number(process.env.BENCH_WARMUP ?? 3),
+    only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(",") : undefined,
+    out: join(HERE, "RESULTS.md"),
+    connections: 50,
+    startupTimeoutMs: 30_000,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes("=")
+      ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+      : [a, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) die(`missing value for ${flag}`);
+      return v;
+    };
+    switch (flag) {
+      case "--duration":
+        opts.duration = Number(value());
+        break;
+      case "--rounds":
+        opts.rounds = Number(value());
+        break;
+      case "--warmup":
+        opts.warmup = Number(value());
+        break;
+      case "--only":
+        opts.only = value()
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
+        break;
+      case "--out":
+        opts.out = value();
+        break;
+      case "-h":
+      case "--help":
+        console.log(
+          "usage: node run.mjs [--duration <s>=10] [--rounds <n>=3] [--warmup <s>=3] [--only name,name] [--out RESULTS.md]\n" +
+            `servers: ${SERVERS.map((s) => s.name).join(", ")}`,
+        );
+        process.exit(0);
+        break;
+      default:
+        die(`unknown argument ${a} (try --help)`);
+    }
+  }
+  for (const k of ["duration", "rounds", "warmup"]) {
+    if (!Number.isFinite(opts[k]) || opts[k] < 0 || (k !== "warmup" && opts[k] <= 0))
+      die(`bad --${k}`);
+  }
+  opts.rounds = Math.floor(opts.rounds);
+  if (opts.only) {
+    const unknown = opts.only.filter((n) => !SERVERS.some((s) => s.name === n));
+    if (unknown.length)
+      die(
+        `unknown server(s): ${unknown.join(", ")}; known: ${SERVERS.map((s) => s.name).join(", ")}`,
+      );
+  }
+  return opts;
+}
+
+function die(msg) {
+  console.error(`bench: ${msg}`);
+  process.exit(2);
+}
+
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+// ---------------------------------------------------------------- child process hygiene
+
+const children = new Set();
+
+function track(child) {
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
+
+function killAll(signal = "SIGKILL") {
+  for (const c of children) {
+    try {
+      c.kill(signal);
+    } catch {}
+  }
+}
+
+process.on("exit", () => killAll("SIGKILL"));
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(sig, () => {
+    log(`${sig}: stopping ${children.size} child process(es)`);
+    killAll("SIGKILL");
+    process.exit(130);
+  });
+}
+
+async function stop(child, graceMs = 2000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  const t = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(t);
+}
+
+// ---------------------------------------------------------------- helpers
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on("error", reject);
+    s.listen(0, HOST, () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function get(port, path, timeoutMs = 2000) {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: HOST, port, path, agent: false, timeout: timeoutMs }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", reject);
+  });
+}
+
+function procStatus(pid) {
+  try {
+    const txt = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field) => {
+      const m = txt.match(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m"));
+      return m ? Number(m[1]) / 1024 : Number.NaN;
+    };
+    return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+  } catch {
+    return { rss: Number.NaN, hwm: Number.NaN };
+  }
+}
+
+// The most telling line of a crashed server's output (e.g. "Error: ..."), for the table.
+function reason(output) {
+  const lines = (output ?? "").split("\n").map((l) => l.trim());
+  const line =
+    lines.find((l) => /^(\w*Error|Error)\b|^\[?\w*Error\]?:/.test(l)) ??
+    lines.filter(Boolean).at(-1) ??
+    "";
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+}
+
+function tail(buf, max = 1500) {
+  const s = buf.trim();
+  return s.length > max ? `…${s.slice(-max)}` : s;
+}
+
+// CPU accounting, in clock ticks, to tell whether a measurement was clean: the server is
+// pinned to core 0 so whatever else core 0 did meanwhile is interference; core 1 is the
+// load generator's, and a busy core 1 with a less than busy server means autocannon was
+// the bottleneck. (irq/softirq time is left out: loopback traffic lands there.)
+function cpuSnapshot(pid) {
+  const snap = { cores: {}, server: Number.NaN, at: performance.now() };
+  try {
+    for (const line of readFileSync("/proc/stat", "utf8").split("\n")) {
+      const m = line.match(/^cpu(\d+)\s+(.*)$/);
+      if (!m) continue;
+      const [user, nice, system, idle, iowait, _irq, _softirq, steal] = m[2]
+        .split(/\s+/)
+        .map(Number);
+      snap.cores[m[1]] = {
+        busy: user + nice + system + steal,
+        total: user + nice + system + idle + iowait + steal,
+      };
+    }
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    snap.server = Number(fields[11]) + Number(fields[12]); // utime + stime
+  } catch {}
+  return snap;
+}
+
+// Before each server, wait (bounded) until the machine is idle: another process's build or
+// test run would otherwise land in the numbers.
+async function waitForQuiet(maxMs = 30_000, thresholdPct = 10) {
+  const deadline = performance.now() + maxMs;
+  let warned = false;
+  for (;;) {
+    const a = cpuSnapshot(process.pid);
+    await sleep(500);
+    const b = cpuSnapshot(process.pid);
+    let busy = 0;
+    let total = 0;
+    for (const k of Object.keys(b.cores)) {
+      busy += b.cores[k].busy - (a.cores[k]?.busy ?? b.cores[k].busy);
+      total += b.cores[k].total - (a.cores[k]?.total ?? b.cores[k].total);
+    }
+    const pct = total > 0 ? (100 * busy) / total : 0;
+    if (pct < thresholdPct) return;
+    if (performance.now() > deadline) {
+      log(`  machine still ${pct.toFixed(0)}% busy after ${maxMs / 1000} s; measuring anyway`);
+      return;
+    }
+    if (!warned)
+      log(`  machine ${pct.toFixed(0)}% busy with other work; waiting up to ${maxMs / 1000} s`);
+    warned = true;
+  }
+}
+
+function cpuUsage(a, b, seconds) {
+  const pct = (x, y) => (y > 0 ? (100 * x) / y : Number.NaN);
+  const d = (core, k) => (b.cores[core]?.[k] ?? Number.NaN) - (a.cores[core]?.[k] ?? Number.NaN);
+  const server = b.server - a.server;
+  const ticks = (b.at - a.at) / 10; // USER_HZ is 100 on Linux
+  return {
+    serverCpu: pct(server, seconds * 100), // over the measured seconds only
+    othersCore0: Math.max(0, pct(d("0", "busy") - server, d("0", "total") || ticks)),
+    core1: pct(d("1", "busy"), d("1", "total") || ticks),
+  };
+}
+
+const median = (xs) => {
+  const v = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  if (!v.length) return Number.NaN;
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+
+// ---------------------------------------------------------------- one server, one round
+
+async function startServer(server, opts) {
+  const file = join(HERE, server.file);
+  if (!existsSync(file))
+    return { error: `not built: ${server.file} missing (run \`npm run build\` in bench/)` };
+  const port = await freePort();
+  let output = "";
+  const t0 = performance.now();
+  const child = track(
+    spawn("taskset", ["-c", "0", process.execPath, file], {
+      cwd: HERE,
+      env: { ...process.env, PORT: String(port), NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
+  const collect = (d) => {
+    output += d;
+    if (output.length > 20_000) output = output.slice(-10_000);
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  child.once("error", (e) => {
+    exited = true;
+    output += `\nspawn error: ${e.message}`;
+  });
+
+  const deadline = t0 + opts.startupTimeoutMs;
+  while (performance.now() < deadline && !exited) {
+    try {
+      const r = await get(port, "/hello", 1000);
+      if (r.status === 200) {
+        const startupMs = performance.now() - t0;
+        return { child, port, startupMs, output: () => output };
+      }
+    } catch {}
+    await sleep(5);
+  }
+  await sleep(50); // let the last output arrive
+  await stop(child);
+  const why = exited
+    ? `exited with ${child.exitCode ?? child.signalCode}`
+    : `no 200 on /hello within ${opts.startupTimeoutMs} ms`;
+  const r = reason(output);
+  return { error: `failed to start (${why})${r ? `: ${r}` : ""}`, output: tail(output) };
+}
+
+async function checkServer(port, server) {
+  const problems = [];
+  const expectJson = async (path, status, expected) => {
+    try {
+      const r = await get(port, path);
+      if (r.status !== status) {
+        problems.push(`GET ${path} -> ${r.status} (expected ${status}): ${r.body.slice(0, 200)}`);
+        return;
+      }
+      let parsed;
+      try {
+        parsed = JSON.parse(r.body);
+      } catch {
+        problems.push(`GET ${path} -> non-JSON body: ${r.body.slice(0, 200)}`);
+        return;
+      }
+      if (expected !== undefined && JSON.stringify(parsed) !== JSON.stringify(expected)) {
+        problems.push(
+          `GET ${path} -> ${r.body.slice(0, 200)} (expected ${JSON.stringify(expected)})`,
+        );
+      }
+    } catch (e) {
+      problems.push(`GET ${path} -> ${e.message}`);
+    }
+  };
+  await expectJson("/hello", 200, { hello: "world" });
+  await expectJson("/users/42", 200, { id: 42, name: "user 42" });
+  await expectJson("/users/abc", 400);
+  if (server.extraRoutes?.includes(REQ_USERS)) {
+    await expectJson("/req-users/42", 200, { id: 42, name: "user 42" });
+    await expectJson("/req-users/abc", 400);
+  }
+  return problems;
+}
+
+const AUTOCANNON = join(HERE, "node_modules", "autocannon", "autocannon.js");
+
+function autocannon(port, path, seconds, opts) {
+  return new Promise((resolve, reject) => {
+    const args = ["-c", "1", process.execPath, AUTOCANNON, "--json", "-n"];
+    args.push(
+      "-c",
+      String(opts.connections),
+      "-p",
+      "1",
+      "-d",
+      String(seconds),
+      `http://${HOST}:${port}${path}`,
+    );
+    const child = track(spawn("taskset", args, { cwd: HERE, stdio: ["ignore", "pipe", "pipe"] }));
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const killer = setTimeout(() => child.kill("SIGKILL"), (seconds + 30) * 1000);
+    child.once("error", (e) => {
+      clearTimeout(killer);
+      reject(e);
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(killer);
+      if (code !== 0)
+        return reject(new Error(`autocannon exited ${code ?? signal}: ${tail(err, 500)}`));
+      try {
+        const j = JSON.parse(out);
+        resolve({
+          rps: j.requests.average,
+          p99: j.latency.p99,
+          total: j.requests.total,
+          non2xx: j.non2xx ?? 0,
+          errors: (j.errors ?? 0) + (j.timeouts ?? 0),
+        });
+      } catch (e) {
+        reject(new Error(`cannot parse autocannon output: ${e.message}: ${tail(out, 300)}`));
+      }
+    });
+  });
+}
+
+async function benchServer(server, opts) {
+  await waitForQuiet();
+  const started = await startServer(server, opts);
+  if (started.error) return { error: started.error, detail: started.output };
+  const { child, port, startupMs } = started;
+  try {
+    await sleep(1000); // settle before the idle sample
+    const idle = procStatus(child.pid);
+    const problems = await checkServer(port, server);
+    if (problems.length)
+      return {
+        error: `correctness check failed: ${problems[0].slice(0, 160)}`,
+        detail: problems.join("\n"),
+        startupMs,
+      };
+    const routes = {};
+    for (const route of [...ROUTES, ...(server.extraRoutes ?? [])]) {
+      if (opts.warmup > 0) await autocannon(port, route.path, opts.warmup, opts);
+      const before = cpuSnapshot(child.pid);
+      const result = await autocannon(port, route.path, opts.duration, opts);
+      routes[route.key] = { ...result, ...cpuUsage(before, cpuSnapshot(child.pid), opts.duration) };
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error("server died under load");
+    }
+    const after = procStatus(child.pid);
+    return { startupMs, rssIdle: idle.rss, rssAfter: after.rss, rssPeak: after.hwm, routes };
+  } catch (e) {
+    return { error: `run failed: ${e.message}`, detail: tail(started.output()) };
+  } finally {
+    await stop(child);
+  }
+}
+
+// ---------------------------------------------------------------- environment
+
+function readVersion(dir, pkg) {
+  try {
+    return JSON.parse(readFileSync(join(dir, "node_modules", pkg, "package.json"), "utf8")).version;
+  } catch {
+    return "n/a";
+  }
+}
+
+function loadAvg() {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "n/a";
+  }
+}
+
+function machineInfo() {
+  let cpu = os.cpus()[0]?.model ?? "unknown";
+  try {
+    const m = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.+)$/m);
+    if (m) cpu = m[1].trim();
+  } catch {}
+  let memGiB = os.totalmem() / 2 ** 30;
+  try {
+    const m = readFileSync("/proc/meminfo", "utf8").match(/^MemTotal:\s+(\d+)\s+kB/m);
+    if (m) memGiB = Number(m[1]) / 2 ** 20;
+  } catch {}
+  const nproc = spawnSync("nproc", [], { encoding: "utf8" }).stdout?.trim();
+  return {
+    cpu,
+    cores: os.cpus().length,
+    nproc: nproc || String(os.cpus().length),
+    memGiB,
+    kernel: `${os.type()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+function versions() {
+  const bench = (p) => readVersion(HERE, p);
+  const root = (p) => readVersion(ROOT, p);
+  let strata = "n/a";
+  try {
+    strata = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+  } catch {}
+  const rev = spawnSync("git", ["-C", ROOT, "rev-parse", "--short", "HEAD"], { encoding: "utf8" });
+  const dirty = spawnSync("git", ["-C", ROOT, "status", "--porcelain", "--", "src"], {
+    encoding: "utf8",
+  });
+  const commit =
+    rev.status === 0
+      ? `${rev.stdout.trim()}${dirty.stdout?.trim() ? " (+ uncommitted changes in src/)" : ""}`
+      : "no commit";
+  const distPath = join(ROOT, "dist", "src", "index.js");
+  return [
+    ["node", process.version],
+    ["fastify", bench("fastify")],
+    ["express", bench("express")],
+    ["@nestjs/core", bench("@nestjs/core")],
+    ["@nestjs/common", bench("@nestjs/common")],
+    ["@nestjs/platform-express", bench("@nestjs/platform-express")],
+    ["@nestjs/platform-fastify", bench("@nestjs/platform-fastify")],
+    ["effect (bench)", bench("effect")],
+    ["@effect/platform (bench)", bench("@effect/platform")],
+    ["@effect/platform-node (bench)", bench("@effect/platform-node")],
+    [
+      "strata",
+      `${strata}, ${commit}, dist ${existsSync(distPath) ? relative(HERE, distPath) : "not built"}`,
+    ],
+    ["effect (strata's, root node_modules)", root("effect")],
+    ["@effect/platform (strata's)", root("@effect/platform")],
+    ["@effect/platform-node (strata's)", root("@effect/platform-node")],
+    ["autocannon", bench("autocannon")],
+    ["typescript (bench build)", bench("typescript")],
+  ];
+}
+
+// ---------------------------------------------------------------- report
+
+const fmtInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "–");
+const fmtNum = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : "–");
+const fmtRatio = (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "–");
+
+function stats(values) {
+  const v = values.filter(Number.isFinite);
+  return { median: median(v), min: Math.min(...v), max: Math.max(...v), n: v.length };
+}
+
+function fmtRps(s) {
+  if (!s.n) return "–";
+  if (s.n === 1) return fmtInt(s.median);
+  return `${fmtInt(s.median)} (${fmtInt(s.min)}–${fmtInt(s.max)})`;
+}
+
+function summarize(results, selected) {
+  const rows = [];
+  const baseline = {};
+  const routeStats = (runs, key) => ({
+    rps: stats(runs.map((r) => r.routes[key]?.rps)),
+    p99: stats(runs.map((r) => r.routes[key]?.p99)),
+    bad: runs.reduce((a, r) => a + (r.routes[key]?.non2xx ?? 0) + (r.routes[key]?.errors ?? 0), 0),
+    serverCpu: stats(runs.map((r) => r.routes[key]?.serverCpu)),
+    othersMax: Math.max(...runs.map((r) => r.routes[key]?.othersCore0 ?? 0)),
+  });
+  for (const s of selected) {
+    const runs = results.get(s.name).filter((r) => !r.error);
+    if (!runs.length) continue;
+    const hello = routeStats(runs, "hello");
+    const users = routeStats(runs, "users");
+    if (s.name === BASELINE) {
+      baseline.hello = hello.rps.median;
+      baseline.users = users.rps.median;
+    }
+  }
+  for (const s of selected) {
+    const all = results.get(s.name);
+    const runs = all.filter((r) => !r.error);
+    const failures = all.filter((r) => r.error);
+    if (!runs.length) {
+      rows.push({ name: s.name, failed: failures[0] });
+      continue;
+    }
+    const hello = routeStats(runs, "hello");
+    const users = routeStats(runs, "users");
+    const row = {
+      name: s.name,
+      hello,
+      users,
+      helloRatio: hello.rps.median / baseline.hello,
+      usersRatio: users.rps.median / baseline.users,
+      startup: stats(runs.map((r) => r.startupMs)),
+      rssIdle: stats(runs.map((r) => r.rssIdle)),
+      rssAfter: stats(runs.map((r) => r.rssAfter)),
+      rssPeak: stats(runs.map((r) => r.rssPeak)),
+      roundsOk: runs.length,
+      roundsFailed: failures.length,
+      firstFailure: failures[0],
+    };
+    rows.push(row);
+    if (s.extraRoutes?.includes(REQ_USERS)) {
+      const req = routeStats(runs, REQ_USERS.key);
+      rows.push({
+        name: `↳ ${s.name} \`/req-users/:id\` (request-scoped)`,
+        extra: true,
+        users: req,
+        usersRatio: req.rps.median / baseline.users,
+        vsSingleton: req.rps.median / users.rps.median,
+      });
+    }
+  }
+  return rows;
+}
+
+function cpuCell(r) {
+  const server = Math.min(r.hello.serverCpu.median, r.users.serverCpu.median);
+  const others = Math.max(r.hello.othersMax, r.users.othersMax);
+  return `${fmtNum(server, 0)} · ${fmtNum(others, 0)}${others > 5 ? " ⚠" : ""}`;
+}
+
+function renderTable(rows) {
+  const head = [
+    "server",
+    "/hello req/s (median, min–max)",
+    "ratio",
+    "/users/:id req/s (median, min–max)",
+    "ratio",
+    "p99 ms /hello · /users",
+    "startup ms",
+    "RSS MB idle / after load / peak",
+    "CPU % server · max others on core 0",
+  ];
+  const lines = [
+    `| ${head.join(" | ")} |`,
+    `|${head.map((_, i) => (i === 0 ? " --- " : " ---: ")).join("|")}|`,
+  ];
+  const warn = (r) => (r.bad > 0 ? ` ⚠ ${fmtInt(r.bad)} non-2xx/errors` : "");
+  for (const r of rows) {
+    if (r.failed) {
+      lines.push(
+        `| ${r.name} | ${r.failed.error.replace(/\|/g, "\\|").replace(/\s+/g, " ")} | | | | | | | |`,
+      );
+      continue;
+    }
+    if (r.extra) {
+      lines.push(
+        `| ${r.name} | | | ${fmtRps(r.users.rps)}${warn(r.users)} | ${fmtRatio(r.usersRatio)} (${fmtRatio(r.vsSingleton)} of singleton \`/users/:id\`) | – · ${fmtNum(r.users.p99.median, 0)} | | | ${fmtNum(r.users.serverCpu.median, 0)} · ${fmtNum(r.users.othersMax, 0)} |`,
+      );
+      continue;
+    }
+    const partial = r.roundsFailed ? ` (${r.roundsFailed} round(s) failed)` : "";
+    lines.push(
+      [
+        "",
+        ` ${r.name}${partial} `,
+        ` ${fmtRps(r.hello.rps)}${warn(r.hello)} `,
+        ` ${fmtRatio(r.helloRatio)} `,
+        ` ${fmtRps(r.users.rps)}${warn(r.users)} `,
+        ` ${fmtRatio(r.usersRatio)} `,
+        ` ${fmtNum(r.hello.p99.median, 0)} · ${fmtNum(r.users.p99.median, 0)} `,
+        ` ${fmtInt(r.startup.median)} `,
+        ` ${fmtNum(r.rssIdle.median, 0)} / ${fmtNum(r.rssAfter.median, 0)} / ${fmtNum(r.rssPeak.median, 0)} `,
+        ` ${cpuCell(r)} `,
+        "",
+      ].join("|"),
+    );
+  }
+  return lines.join("\n");
+}
+
+function renderFailures(selected, results) {
+  const out = [];
+  for (const s of selected) {
+    const seen = new Map(); // identical failures are reported once, with their rounds
+    results.get(s.name).forEach((r, i) => {
+      if (!r.error) return;
+      const key = `${r.error}\n${r.detail ?? ""}`;
+      if (!seen.has(key)) seen.set(key, { r, rounds: [] });
+      seen.get(key).rounds.push(r.skipped ? `${i + 1} (skipped)` : i + 1);
+    });
+    for (const { r, rounds } of seen.values()) {
+      out.push(`- **${s.name}** (round ${rounds.join(", ")}): ${r.error}`);
+      if (r.detail) out.push(`  \`\`\`\n${r.detail.replace(/^/gm, "  ")}\n  \`\`\``);
+    }
+  }
+  return out.join("\n");
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (spawnSync("taskset", ["-c", "0", "true"]).status !== 0)
+    die("taskset is required (util-linux)");
+  if (!existsSync(AUTOCANNON)) die("autocannon not installed: run `npm install` in bench/");
+  if (os.cpus().length < 2)
+    log("warning: fewer than 2 CPUs, server and load generator will share a core");
+
+  let selected = SERVERS;
+  if (opts.only) {
+    const names = new Set(opts.only);
+    if (!names.has(BASELINE)) {
+      names.add(BASELINE);
+      log(`adding ${BASELINE} as the baseline for ratios`);
+    }
+    selected = SERVERS.filter((s) => names.has(s.name));
+  }
+
+  // Hard bound on the whole run: twice the nominal time plus slack, then everything is killed.
+  const perServer = (s) =>
+    (1 + (ROUTES.length + (s.extraRoutes?.length ?? 0)) * (opts.warmup + opts.duration + 1)) *
+      1000 +
+    opts.startupTimeoutMs;
+  const budgetMs = opts.rounds * selected.reduce((a, s) => a + perServer(s), 0) * 2 + 120_000;
+  const watchdog = setTimeout(() => {
+    log(`time budget of ${Math.round(budgetMs / 1000)} s exceeded, aborting`);
+    killAll("SIGKILL");
+    process.exit(3);
+  }, budgetMs);
+  watchdog.unref();
+
+  const started = new Date();
+  const loadBefore = loadAvg();
+  if (Number.parseFloat(loadBefore) > 0.5) {
+    log(
+      `warning: load average is ${loadBefore} before starting; other processes will skew the numbers`,
+    );
+  }
+  log(
+    `${selected.length} servers × ${opts.rounds} round(s), warm-up ${opts.warmup} s + ${opts.duration} s per route, ` +
+      `${opts.connections} connections (hard limit ${Math.round(budgetMs / 60000)} min)`,
+  );
+
+  const results = new Map(selected.map((s) => [s.name, []]));
+  for (let round = 1; round <= opts.rounds; round++) {
+    for (const s of selected) {
+      const previous = results.get(s.name);
+      if (previous.length && previous.every((p) => p.error && !p.error.startsWith("run failed"))) {
+        // Failing to start or to pass the check is deterministic enough: don't retry every round.
+        previous.push({ ...previous[0], skipped: true });
+        continue;
+      }
+      log(`round ${round}/${opts.rounds}: ${s.name}`);
+      const r = await benchServer(s, opts);
+      previous.push(r);
+      if (r.error) log(`  ${s.name}: ${r.error}`);
+      else
+        log(
+          `  startup ${fmtInt(r.startupMs)} ms, ` +
+            Object.entries(r.routes)
+              .map(
+                ([k, v]) =>
+                  `${k} ${fmtInt(v.rps)} req/s p99 ${v.p99} ms` +
+                  ` [cpu server ${fmtNum(v.serverCpu, 0)}%, others on core 0 ${fmtNum(v.othersCore0, 0)}%, core 1 ${fmtNum(v.core1, 0)}%]` +
+                  `${v.non2xx + v.errors ? ` (${v.non2xx + v.errors} bad)` : ""}`,
+              )
+              .join(", ") +
+            `, RSS ${fmtNum(r.rssIdle, 0)}/${fmtNum(r.rssAfter, 0)}/${fmtNum(r.rssPeak, 0)} MB`,
+        );
+      await sleep(500);
+    }
+  }
+
+  const rows = summarize(results, selected);
+  const table = renderTable(rows);
+  const failures = renderFailures(selected, results);
+  const m = machineInfo();
+  const vers = versions();
+
+  const md = [
+    "# Strata HTTP benchmark",
+    "",
+    `Run ${started.toISOString()} — \`node bench/run.mjs --duration ${opts.duration} --rounds ${opts.rounds} --warmup ${opts.warmup}${opts.only ? ` --only ${opts.only.join(",")}` : ""}\``,
+    "",
+    table,
+    "",
+    `Medians over ${opts.rounds} interleaved round(s), (min–max) across rounds. Ratio = median req/s ÷ \`${BASELINE}\` median on the same route in this run.`,
+    `Load: autocannon, ${opts.connections} connections, pipelining 1, ${opts.warmup} s warm-up then ${opts.duration} s measured per route, ` +
+      "`taskset -c 1`; each server runs alone as `taskset -c 0 node <file>` with NODE_ENV=production, on 127.0.0.1. " +
+      "`/users/:id` is measured with `/users/42`. Startup = spawn until the first 200 on `/hello` (polled every 5 ms). " +
+      "RSS idle = VmRSS 1 s after startup; after load = VmRSS after the last route; peak = VmHWM. " +
+      "CPU: the server's CPU use during the measured seconds (lower of the two routes, median; ~100 = one core saturated), " +
+      "and the most core 0 time taken by other processes in any measurement (⚠ above 5%: that row was disturbed). " +
+      "autocannon has one core: a server near 100% with core 1 also near 100% means the load generator is close to its limit too, " +
+      "which compresses the differences among the fastest servers.",
+    "",
+    failures ? `## Failures\n\n${failures}\n` : "",
+    "## Machine",
+    "",
+    `- CPU: ${m.cpu} — ${m.cores} logical CPUs (nproc ${m.nproc})`,
+    `- Memory: ${m.memGiB.toFixed(1)} GiB`,
+    `- OS: ${m.kernel}`,
+    `- Load average (1/5/15 min) before the run: ${loadBefore}; after: ${loadAvg()} (the runner itself adds ~1)`,
+    "",
+    "## Versions",
+    "",
+    ...vers.map(([k, v]) => `- ${k}: ${v}`),
+    "",
+  ].join("\n");
+
+  console.log(`\n${table}\n`);
+  if (failures) console.log(`Failures:\n${failures}\n`);
+  writeFileSync(opts.out, md);
+  log(`wrote ${relative(process.cwd(), opts.out) || opts.out}`);
+  clearTimeout(watchdog);
+}
+
+main().catch((e) => {
+  console.error(e);
+  killAll("SIGKILL");
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+// Baseline: raw node:http with hand-rolled route matching.
+import http from "node:http";
+
+class UsersService {
+  find(id) {
+    return { id, name: `user ${id}` };
+  }
+}
+const users = new UsersService(); // the "injected" singleton
+
+const INT = /^-?\d+$/;
+const BAD_ID = JSON.stringify({
+  statusCode: 400,
+  message: "Validation failed (numeric string is expected)",
+  error: "Bad Request",
+});
+const HELLO = JSON.stringify({ hello: "world" });
+
+function send(res, status, body) {
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  const q = req.url.indexOf("?");
+  const path = q === -1 ? req.url : req.url.slice(0, q);
+  if (req.method === "GET") {
+    if (path === "/hello") return send(res, 200, HELLO);
+    if (path.startsWith("/users/")) {
+      const raw = decodeURIComponent(path.slice(7));
+      if (raw.length > 0 && !raw.includes("/")) {
+        if (!INT.test(raw)) return send(res, 400, BAD_ID);
+        return send(res, 200, JSON.stringify(users.find(Number.parseInt(raw, 10))));
+      }
+    }
+  }
+  send(res, 404, JSON.stringify({ statusCode: 404, message: "Not Found" }));
+});
+
+server.listen(Number(process.env.PORT), "127.0.0.1");
