@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   Controller,
   type DynamicModule,
@@ -7,25 +7,15 @@ import {
   Injectable,
   Module,
   StartupError,
-  StrataApp,
   StrataModule,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
+import { appsClosedAfterEach } from "../support/apps.js";
 
-const apps: Array<StrataApp> = [];
-const init = async (module: new () => unknown): Promise<StrataApp> => {
-  const app = new StrataApp(module);
-  apps.push(app);
-  await app.init();
-  return app;
-};
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+const { init, listen, track } = appsClosedAfterEach();
 
 const startupError = async (module: new () => unknown): Promise<StartupError> => {
-  const app = new StrataApp(module);
-  apps.push(app);
+  const app = track(module);
   const error = await app.listen(0).then(
     () => undefined,
     (e: unknown) => e,
@@ -81,9 +71,7 @@ describe("encapsulation", () => {
     })
     class AppModule {}
 
-    const app = new StrataApp(AppModule);
-    apps.push(app);
-    await app.listen(0);
+    const app = await listen(AppModule);
     const response = await request(app, "GET", "/shared");
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ id: app.get(Shared).id });

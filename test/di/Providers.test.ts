@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   Controller,
   Get,
@@ -9,20 +9,11 @@ import {
   Scope,
   SERVICE_REPOSITORY_METADATA,
   Service,
-  StrataApp,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
+import { appsClosedAfterEach } from "../support/apps.js";
 
-const apps: Array<StrataApp> = [];
-const init = async (module: new () => unknown): Promise<StrataApp> => {
-  const app = new StrataApp(module);
-  apps.push(app);
-  await app.init();
-  return app;
-};
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+const { init, listen } = appsClosedAfterEach();
 
 abstract class Greeter {
   abstract greet(name: string): string;
@@ -128,9 +119,7 @@ describe("provider kinds", () => {
   });
 
   it("serves them over HTTP", async () => {
-    const app = new StrataApp(AppModule);
-    apps.push(app);
-    await app.listen(0);
+    const app = await listen(AppModule);
     const response = await request(app, "GET", "/providers");
     expect(response.status).toBe(200);
     expect(response.body).toEqual({

@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { Controller, Get, Injectable, Module, Scope, StrataApp } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { Controller, Get, Injectable, Module, Scope } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
+import { appsClosedAfterEach } from "../support/apps.js";
 
 let nextId = 0;
-const apps: Array<StrataApp> = [];
-const start = async (module: Function): Promise<StrataApp> => {
-  const app = new StrataApp(module as new () => unknown);
-  apps.push(app);
-  await app.listen(0);
-  return app;
-};
-afterEach(async () => {
-  await Promise.all(apps.splice(0).map((app) => app.close()));
-});
+const { listen: start } = appsClosedAfterEach();
 
 /** A promise that many waiters share; opened once. */
 const latch = () => {

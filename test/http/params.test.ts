@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   BadRequestError,
   Body,
@@ -15,9 +15,9 @@ import {
   Query,
   Req,
   type RequestContext,
-  StrataApp,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
+import { listeningApp } from "../support/apps.js";
 
 /** Upper-cases a string; asynchronous on purpose. */
 class UpperPipe extends PipeTransform<unknown, string> {
@@ -151,15 +151,7 @@ class ParamsController {
 @Module({ controllers: [ParamsController] })
 class AppModule {}
 
-const app = new StrataApp(AppModule);
-
-beforeAll(async () => {
-  await app.listen(0);
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const app = listeningApp(AppModule);
 
 describe("@Body()", () => {
   it("decodes a JSON body", async () => {

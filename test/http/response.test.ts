@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   Controller,
   Get,
@@ -14,6 +14,7 @@ import {
   StrataResponse,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
+import { listeningApp } from "../support/apps.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -190,15 +191,7 @@ class DecoratedController {
 @Module({ controllers: [ManualController, DecoratedController] })
 class AppModule {}
 
-const app = new StrataApp(AppModule);
-
-beforeAll(async () => {
-  await app.listen(0);
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const app = listeningApp(AppModule);
 
 const internalError = { statusCode: 500, message: "Internal Server Error" };
 

@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   Controller,
   Delete,
@@ -10,9 +10,9 @@ import {
   Patch,
   Post,
   Put,
-  StrataApp,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
+import { listeningApp } from "../support/apps.js";
 
 @Controller("users")
 class UsersController {
@@ -183,15 +183,7 @@ class ResultsController {
 })
 class AppModule {}
 
-const app = new StrataApp(AppModule);
-
-beforeAll(async () => {
-  await app.listen(0);
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const app = listeningApp(AppModule);
 
 const expectJson = (headers: Headers) =>
   expect(headers.get("content-type")).toMatch(/^application\/json/);
