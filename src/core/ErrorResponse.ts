@@ -5,6 +5,7 @@ import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
 import * as ParseResult from "effect/ParseResult";
 import { BadRequestError, HttpError, InternalServerError, NotFoundError } from "./HttpError.js";
+import { jsonResponse } from "./TextResponse.js";
 
 /**
  * The body Strata sends for every failure that no exception filter handled.
@@ -26,10 +27,11 @@ export const errorBody = (error: HttpError): ErrorBody =>
 
 /** The response for an {@link HttpError}: its status and the standard body. @since 0.1.0 @category errors */
 export const errorResponse = (error: HttpError): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeJson(errorBody(error), {
-    status: error.statusCode,
-    headers: error.statusCode === 413 ? { connection: "close" } : undefined,
-  });
+  jsonResponse(
+    errorBody(error),
+    error.statusCode,
+    error.statusCode === 413 ? { connection: "close" } : undefined,
+  );
 
 const internal = new InternalServerError();
 const notFound = new NotFoundError();

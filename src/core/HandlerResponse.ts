@@ -1,5 +1,6 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { InternalServerError } from "./HttpError.js";
+import { jsonResponse, stringResponse } from "./TextResponse.js";
 
 /** The status, headers and redirect a classic handler declared with decorators. */
 export interface ResponseSpec {
@@ -45,14 +46,10 @@ export const handlerResponse = (
     return HttpServerResponse.empty({ status: spec.status, headers: spec.headers });
   }
   if (typeof result === "string") {
-    return HttpServerResponse.text(result, {
-      status: spec.status,
-      headers: spec.headers,
-      contentType: "text/plain; charset=utf-8",
-    });
+    return stringResponse(result, "text/plain; charset=utf-8", spec.status, spec.headers);
   }
   if (result instanceof Uint8Array) {
     return HttpServerResponse.uint8Array(result, { status: spec.status, headers: spec.headers });
   }
-  return HttpServerResponse.unsafeJson(result, { status: spec.status, headers: spec.headers });
+  return jsonResponse(result, spec.status, spec.headers);
 };
