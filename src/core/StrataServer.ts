@@ -2,10 +2,13 @@ import { createServer } from "node:http";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServer from "@effect/platform/HttpServer";
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import { withErrorResponses } from "./ErrorResponse.js";
+import { causeToResponse, errorResponse, withErrorResponses } from "./ErrorResponse.js";
+import { NotFoundError } from "./HttpError.js";
+import { withFastApp } from "./server/FastApp.js";
+import * as FastRouter from "./server/FastRouter.js";
+import * as NodeServer from "./server/NodeServer.js";
 
 /**
  * How {@link serve} runs routes.
@@ -24,11 +27,17 @@ type Requires<R> =
   | HttpLayerRouter.Request.Only<"Requires", R>
   | HttpLayerRouter.Request.Only<"GlobalRequires", R>;
 
+const notFound = errorResponse(new NotFoundError());
+
 /**
  * Serves a Layer of `HttpLayerRouter` routes (Strata's compiled controllers, routes written
  * directly on `@effect/platform`, or both merged) on the `HttpServer` in context. Every failure
  * becomes a response in Strata's standard error shape: `{ statusCode, message, errors? }`,
  * 404 for unknown routes, 500 with nothing leaked for defects.
+ *
+ * On Strata's own server ({@link layerNode}) requests take a fast path: the route is found
+ * before the request's fiber starts. With tracing on, or once platform middleware is added to
+ * the router, requests go through the stock `HttpLayerRouter` dispatch instead.
  *
  * @since 0.1.0
  * @category server
@@ -46,7 +55,7 @@ export const serve = <A, E, R>(
     >
 > => {
   const routerLayer = Layer.provide(
-    HttpLayerRouter.layer,
+    FastRouter.layer,
     Layer.succeed(HttpLayerRouter.RouterConfig, {
       ignoreTrailingSlash: true,
       ...options.routerConfig,
@@ -54,7 +63,16 @@ export const serve = <A, E, R>(
   );
   const served = Effect.gen(function* () {
     const router = yield* HttpLayerRouter.HttpRouter;
-    return HttpServer.serve(withErrorResponses(router.asHttpEffect()));
+    const app = withErrorResponses(router.asHttpEffect());
+    return HttpServer.serve(
+      FastRouter.isFastRouter(router) && options.tracing !== true
+        ? withFastApp(app, {
+            routes: router[FastRouter.FastRoutesId],
+            handle: (handler) => Effect.catchAllCause(handler, causeToResponse),
+            notFound,
+          })
+        : app,
+    );
   }).pipe(Layer.unwrapScoped, Layer.provideMerge(appLayer), Layer.provide(routerLayer));
   const layer =
     options.tracing === true ? served : HttpMiddleware.withTracerDisabledWhen(served, () => true);
@@ -73,11 +91,28 @@ export interface ListenOptions {
 }
 
 /**
- * The node HTTP server, listening on `port` (0 picks a free one), with the node platform
- * services (`HttpPlatform`, `FileSystem`, `Path`, `Etag.Generator`) file responses need.
+ * Strata's node HTTP server on `port` (0 picks a free one): an `@effect/platform` `HttpServer`
+ * with a fast path for apps served by {@link serve}. It offers no WebSocket upgrades and no
+ * platform services; use {@link layerNodePlatform} for those.
  *
  * @since 0.1.0
  * @category server
  */
-export const layerNode = (options: ListenOptions) =>
-  NodeHttpServer.layer(createServer, { port: options.port, host: options.host });
+export const layerNode = (options: ListenOptions) => NodeServer.layer(options);
+
+/**
+ * `@effect/platform-node`'s own HTTP server on `port`, with WebSocket upgrades and the node
+ * platform services (`HttpPlatform`, `FileSystem`, `Path`, `Etag.Generator`) file responses need.
+ * Imported on demand, so apps that do not use it do not load it.
+ *
+ * @since 0.1.0
+ * @category server
+ */
+export const layerNodePlatform = (options: ListenOptions) =>
+  Layer.unwrapEffect(
+    Effect.map(
+      Effect.promise(() => import("@effect/platform-node/NodeHttpServer")),
+      (NodeHttpServer) =>
+        NodeHttpServer.layer(createServer, { port: options.port, host: options.host }),
+    ),
+  );

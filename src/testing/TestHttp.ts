@@ -1,7 +1,9 @@
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer";
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
+import * as HttpServer from "@effect/platform/HttpServer";
 import * as Layer from "effect/Layer";
 import type { StrataApp } from "../core/StrataApp.js";
 import { type ServeOptions, serve } from "../core/StrataServer.js";
+import * as NodeServer from "../core/server/NodeServer.js";
 
 /**
  * Serves routes on a free loopback port for a test and provides an `HttpClient` whose
@@ -19,7 +21,13 @@ import { type ServeOptions, serve } from "../core/StrataServer.js";
  * @category testing
  */
 export const serveTest = <A, E, R>(routes: Layer.Layer<A, E, R>, options?: ServeOptions) =>
-  serve(routes, options).pipe(Layer.provideMerge(NodeHttpServer.layerTest));
+  serve(routes, options).pipe(Layer.provideMerge(testServer));
+
+/** Strata's server on a free loopback port, and an `HttpClient` aimed at it. */
+const testServer = Layer.provideMerge(
+  HttpServer.layerTestClient,
+  Layer.merge(NodeServer.layer({ port: 0, host: "127.0.0.1" }), FetchHttpClient.layer),
+);
 
 /** A response read whole, for assertions. @since 0.1.0 @category testing */
 export interface TestResponse {

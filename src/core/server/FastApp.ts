@@ -1,0 +1,27 @@
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import type * as Effect from "effect/Effect";
+import type { FastRoutes } from "./FastRouter.js";
+
+/** What an app offers the fast server besides its Effect: its routes and its error handling. */
+export interface FastApp {
+  readonly routes: FastRoutes;
+  /** Wraps a route handler so that every failure becomes a response. */
+  readonly handle: <E, R>(
+    handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>;
+  /** The answer for a request no route matches. */
+  readonly notFound: HttpServerResponse.HttpServerResponse;
+}
+
+/** The key under which an HTTP app carries its {@link FastApp}. */
+export const FastAppId: unique symbol = Symbol.for("strata/core/server/FastApp");
+
+/** Attaches a {@link FastApp} to an HTTP app; servers that do not know it just run the app. */
+export const withFastApp = <A extends object>(app: A, fast: FastApp): A =>
+  Object.assign(app, { [FastAppId]: fast });
+
+/** The {@link FastApp} of an HTTP app, when it has one. */
+export const fastAppOf = (app: unknown): FastApp | undefined =>
+  typeof app === "object" && app !== null && FastAppId in app
+    ? (app as { [FastAppId]: FastApp })[FastAppId]
+    : undefined;

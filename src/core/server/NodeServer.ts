@@ -1,0 +1,208 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import * as HttpApp from "@effect/platform/HttpApp";
+import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
+import * as HttpRouter from "@effect/platform/HttpRouter";
+import * as HttpServer from "@effect/platform/HttpServer";
+import * as HttpServerError from "@effect/platform/HttpServerError";
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import type * as Exit from "effect/Exit";
+import * as FiberRef from "effect/FiberRef";
+import * as Layer from "effect/Layer";
+import * as Runtime from "effect/Runtime";
+import * as Scope from "effect/Scope";
+import { type FastApp, fastAppOf } from "./FastApp.js";
+import type { FoundRoute } from "./FastRouter.js";
+import { writeNodeResponse } from "./NodeResponseWriter.js";
+import { NodeServerRequest } from "./NodeServerRequest.js";
+import { makeRequestScopes } from "./RequestScope.js";
+
+/** Where the server listens. @since 0.1.0 @category server */
+export interface NodeServerOptions {
+  readonly port: number;
+  readonly host?: string;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+const interruptOnAbort = (
+  res: ServerResponse,
+  fiber: { unsafeInterruptAsFork: (id: never) => void },
+) => {
+  res.on("close", () => {
+    if (!res.writableEnded)
+      fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId as never);
+  });
+};
+
+/** Any HTTP app, through the platform's own `toHandled` (scope, middleware, error handling). */
+const genericHandler = (
+  runtime: Runtime.Runtime<never>,
+  app: HttpApp.Default<unknown, never>,
+  middleware: HttpMiddleware.HttpMiddleware | undefined,
+): Handler => {
+  const handled = HttpApp.toHandled(
+    app,
+    (request, response) =>
+      writeNodeResponse((request as NodeServerRequest).response, request.method, response),
+    middleware,
+  );
+  const runFork = Runtime.runFork(runtime);
+  return (req, res) => {
+    const fiber = runFork(
+      Effect.provideService(
+        handled,
+        HttpServerRequest.HttpServerRequest,
+        new NodeServerRequest(req, res),
+      ),
+    );
+    if (fiber.unsafePoll() === null) interruptOnAbort(res, fiber);
+  };
+};
+
+/**
+ * The fast path: the route is found before any fiber exists, the request's whole context
+ * (request, route, query, scope) is built in one step, and the fiber runs the route's handler,
+ * maps failures to responses and writes, usually without leaving the node `request` event.
+ */
+const fastHandler = (
+  runtime: Runtime.Runtime<never>,
+  fast: FastApp,
+  newScope: () => Scope.CloseableScope,
+): Handler => {
+  const base = runtime.context.unsafeMap;
+  const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void, never, never>>();
+  const respond = (response: HttpServerResponse.HttpServerResponse) =>
+    Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handlers) =>
+      Effect.contextWithEffect((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
+        const request = Context.unsafeGet(
+          context,
+          HttpServerRequest.HttpServerRequest,
+        ) as NodeServerRequest;
+        return handlers._tag === "None"
+          ? writeNodeResponse(request.response, request.method, response)
+          : Effect.flatMap(handlers.value(request, response), (final) =>
+              writeNodeResponse(request.response, request.method, final),
+            );
+      }),
+    );
+  const closeScope = (exit: Exit.Exit<unknown, unknown>) =>
+    Effect.contextWithEffect((context: Context.Context<Scope.Scope>) =>
+      Scope.close(Context.unsafeGet(context, Scope.Scope) as Scope.CloseableScope, exit),
+    );
+  const programOf = (route: FoundRoute["handler"]) => {
+    let program = programs.get(route);
+    if (program === undefined) {
+      const handler = route.uninterruptible ? Effect.uninterruptible(route.handler) : route.handler;
+      program = Effect.onExit(
+        Effect.flatMap(fast.handle(handler), respond),
+        closeScope,
+      ) as Effect.Effect<void>;
+      programs.set(route, program);
+    }
+    return program;
+  };
+  return (req, res) => {
+    const request = new NodeServerRequest(req, res);
+    const found = fast.routes.find(request.method, request.url);
+    if (found === undefined) {
+      // A string body: written synchronously, nothing left to run.
+      writeNodeResponse(res, request.method, fast.notFound);
+      return;
+    }
+    const route = found.handler;
+    const map = new Map(base);
+    map.set(
+      HttpServerRequest.HttpServerRequest.key,
+      route.prefix._tag === "Some"
+        ? request.modify({ url: request.url.slice(route.prefix.value.length) || "/" })
+        : request,
+    );
+    map.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams);
+    map.set(HttpRouter.RouteContext.key, {
+      [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId,
+      route,
+      params: found.params,
+    });
+    map.set(Scope.Scope.key, newScope());
+    const fiber = Runtime.runFork(
+      Runtime.make({
+        context: Context.unsafeMake(map),
+        fiberRefs: runtime.fiberRefs,
+        runtimeFlags: runtime.runtimeFlags,
+      }),
+      programOf(route),
+    );
+    if (fiber.unsafePoll() === null) interruptOnAbort(res, fiber);
+  };
+};
+
+const listen = (server: Server, options: NodeServerOptions) =>
+  Effect.async<void, HttpServerError.ServeError>((resume) => {
+    const onError = (cause: Error) =>
+      resume(Effect.fail(new HttpServerError.ServeError({ cause })));
+    server.once("error", onError);
+    server.listen(options.port, options.host, () => {
+      server.off("error", onError);
+      resume(Effect.void);
+    });
+  });
+
+const close = (server: Server) =>
+  Effect.async<void>((resume) => {
+    if (!server.listening) return resume(Effect.void);
+    server.close(() => resume(Effect.void));
+    server.closeIdleConnections();
+  });
+
+/**
+ * Strata's node HTTP server, an implementation of `@effect/platform`'s `HttpServer`. Apps served
+ * by `StrataServer.serve` take the fast path; any other `HttpApp` runs through the platform's
+ * `HttpApp.toHandled`, exactly as on `NodeHttpServer`.
+ *
+ * @since 0.1.0
+ * @category server
+ */
+export const make = (
+  options: NodeServerOptions,
+): Effect.Effect<HttpServer.HttpServer, HttpServerError.ServeError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const server = yield* Effect.acquireRelease(Effect.sync(createServer), close);
+    yield* listen(server, options);
+    const newScope = yield* makeRequestScopes;
+    const address = server.address();
+    return HttpServer.make({
+      address:
+        typeof address === "string"
+          ? { _tag: "UnixAddress", path: address }
+          : {
+              _tag: "TcpAddress",
+              hostname: address?.address === "::" ? "0.0.0.0" : (address?.address ?? "0.0.0.0"),
+              port: address?.port ?? options.port,
+            },
+      serve: (app, middleware) =>
+        Effect.gen(function* () {
+          const runtime = yield* Effect.runtime<never>();
+          const fast = fastAppOf(app);
+          const handler =
+            fast !== undefined && middleware === undefined && fast.routes.eligible()
+              ? fastHandler(runtime, fast, newScope)
+              : genericHandler(runtime, app as HttpApp.Default<unknown, never>, middleware);
+          server.on("request", handler);
+          yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", handler)));
+        }),
+    });
+  });
+
+/**
+ * {@link make} as a Layer.
+ *
+ * @since 0.1.0
+ * @category server
+ */
+export const layer = (
+  options: NodeServerOptions,
+): Layer.Layer<HttpServer.HttpServer, HttpServerError.ServeError> =>
+  Layer.scoped(HttpServer.HttpServer, make(options));

@@ -1,0 +1,162 @@
+import type { IncomingMessage as NodeIncomingMessage, ServerResponse } from "node:http";
+import * as Cookies from "@effect/platform/Cookies";
+import type * as Headers from "@effect/platform/Headers";
+import * as IncomingMessage from "@effect/platform/HttpIncomingMessage";
+import type { HttpMethod } from "@effect/platform/HttpMethod";
+import * as HttpServerError from "@effect/platform/HttpServerError";
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type * as Multipart from "@effect/platform/Multipart";
+import type * as Socket from "@effect/platform/Socket";
+import * as UrlParams from "@effect/platform/UrlParams";
+import * as NodeMultipart from "@effect/platform-node-shared/NodeMultipart";
+import * as NodeStream from "@effect/platform-node-shared/NodeStream";
+import * as Effect from "effect/Effect";
+import * as Inspectable from "effect/Inspectable";
+import * as Option from "effect/Option";
+import type * as Stream from "effect/Stream";
+
+/**
+ * `@effect/platform`'s `HttpServerRequest` over a node request, as lean as it can be: nothing
+ * is computed until asked for (headers are node's own object, cookies parsed on first read,
+ * bodies read on first use and cached). WebSocket upgrades are not offered by this server.
+ */
+export class NodeServerRequest
+  extends Inspectable.Class
+  implements HttpServerRequest.HttpServerRequest
+{
+  readonly [HttpServerRequest.TypeId]: HttpServerRequest.TypeId = HttpServerRequest.TypeId;
+  readonly [IncomingMessage.TypeId]: IncomingMessage.TypeId = IncomingMessage.TypeId;
+  private cachedCookies: Readonly<Record<string, string>> | undefined;
+  private cachedText: Effect.Effect<string, HttpServerError.RequestError> | undefined;
+  private cachedMultipart:
+    | Effect.Effect<Multipart.Persisted, Multipart.MultipartError, never>
+    | undefined;
+
+  constructor(
+    readonly source: NodeIncomingMessage,
+    readonly response: ServerResponse,
+    readonly url: string = source.url ?? "/",
+    private readonly headersOverride?: Headers.Headers,
+    private readonly remoteAddressOverride?: string,
+  ) {
+    super();
+  }
+
+  get originalUrl(): string {
+    return this.source.url ?? "/";
+  }
+
+  get method(): HttpMethod {
+    return this.source.method as HttpMethod;
+  }
+
+  get headers(): Headers.Headers {
+    return this.headersOverride ?? (this.source.headers as Headers.Headers);
+  }
+
+  get cookies(): Readonly<Record<string, string>> {
+    this.cachedCookies ??= Cookies.parseHeader(this.headers.cookie ?? "");
+    return this.cachedCookies;
+  }
+
+  get remoteAddress(): Option.Option<string> {
+    return Option.fromNullable(this.remoteAddressOverride ?? this.source.socket.remoteAddress);
+  }
+
+  get text(): Effect.Effect<string, HttpServerError.RequestError> {
+    this.cachedText ??= Effect.runSync(
+      Effect.cached(
+        Effect.flatMap(IncomingMessage.MaxBodySize, (maxBytes) =>
+          NodeStream.toString(() => this.source, {
+            onFailure: (cause) => this.decodeError(cause),
+            maxBytes: Option.getOrUndefined(maxBytes),
+          }),
+        ),
+      ),
+    );
+    return this.cachedText;
+  }
+
+  get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
+    return Effect.tryMap(this.text, {
+      try: (text) => (text === "" ? null : (JSON.parse(text) as unknown)),
+      catch: (cause) => this.decodeError(cause),
+    });
+  }
+
+  get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpServerError.RequestError> {
+    return Effect.flatMap(this.text, (text) =>
+      Effect.try({
+        try: () => UrlParams.fromInput(new URLSearchParams(text)),
+        catch: (cause) => this.decodeError(cause),
+      }),
+    );
+  }
+
+  get arrayBuffer(): Effect.Effect<ArrayBuffer, HttpServerError.RequestError> {
+    return Effect.flatMap(IncomingMessage.MaxBodySize, (maxBytes) =>
+      Effect.map(
+        NodeStream.toUint8Array(() => this.source, {
+          onFailure: (cause) => this.decodeError(cause),
+          maxBytes: Option.getOrUndefined(maxBytes),
+        }),
+        (bytes) =>
+          bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
+      ),
+    );
+  }
+
+  get stream(): Stream.Stream<Uint8Array, HttpServerError.RequestError> {
+    return NodeStream.fromReadable(
+      () => this.source,
+      (cause) => this.decodeError(cause),
+    );
+  }
+
+  get multipart(): Effect.Effect<Multipart.Persisted, Multipart.MultipartError, never> {
+    this.cachedMultipart ??= Effect.runSync(
+      Effect.cached(NodeMultipart.persisted(this.source, this.source.headers)),
+    ) as Effect.Effect<Multipart.Persisted, Multipart.MultipartError, never>;
+    return this.cachedMultipart;
+  }
+
+  get multipartStream(): Stream.Stream<Multipart.Part, Multipart.MultipartError> {
+    return NodeMultipart.stream(this.source, this.source.headers);
+  }
+
+  get upgrade(): Effect.Effect<Socket.Socket, HttpServerError.RequestError> {
+    return Effect.fail(
+      new HttpServerError.RequestError({
+        request: this,
+        reason: "Decode",
+        description: "WebSocket upgrades need StrataServer.layerNodePlatform",
+      }),
+    );
+  }
+
+  modify(options: {
+    readonly url?: string;
+    readonly headers?: Headers.Headers;
+    readonly remoteAddress?: string;
+  }): HttpServerRequest.HttpServerRequest {
+    return new NodeServerRequest(
+      this.source,
+      this.response,
+      options.url ?? this.url,
+      options.headers ?? this.headersOverride,
+      options.remoteAddress ?? this.remoteAddressOverride,
+    );
+  }
+
+  toJSON(): unknown {
+    return IncomingMessage.inspect(this, {
+      _id: "@effect/platform/HttpServerRequest",
+      method: this.method,
+      url: this.originalUrl,
+    });
+  }
+
+  private decodeError(cause: unknown): HttpServerError.RequestError {
+    return new HttpServerError.RequestError({ request: this, reason: "Decode", cause });
+  }
+}
