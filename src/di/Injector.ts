@@ -130,20 +130,23 @@ const providerLayer = (node: ProviderNode): Layer.Layer<Binding, StartupError> =
       if (node.scope === ProviderScope.TRANSIENT) {
         return { _tag: "Maker", make: build } as const;
       }
-      const make = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
-        if (store === undefined) {
-          return Effect.fail(
-            new StartupError({
-              message: `${node.name} is request-scoped: resolve it with a request id.`,
-            }),
-          );
-        }
-        if (store.instances.has(node.id)) return Effect.succeed(store.instances.get(node.id));
-        return Effect.tap(build(store), (created) => {
-          store.instances.set(node.id, created);
-          return lifecycle(created, store.scope);
+      // The cache is consulted when the Effect runs, not when it is made: dependencies are
+      // resolved one after another, so a provider shared by two of them is created once.
+      const make = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> =>
+        Effect.suspend(() => {
+          if (store === undefined) {
+            return Effect.fail(
+              new StartupError({
+                message: `${node.name} is request-scoped: resolve it with a request id.`,
+              }),
+            );
+          }
+          if (store.instances.has(node.id)) return Effect.succeed(store.instances.get(node.id));
+          return Effect.tap(build(store), (created) => {
+            store.instances.set(node.id, created);
+            return lifecycle(created, store.scope);
+          });
         });
-      };
       return { _tag: "Maker", make } as const;
     }),
   ) as Layer.Layer<Binding, StartupError>;

@@ -199,3 +199,41 @@ const waitFor = async (condition: () => boolean, timeoutMs = 2000): Promise<void
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 };
+
+describe("request scope with a shared dependency", () => {
+  it("creates a request-scoped provider once per request even when two dependencies share it", async () => {
+    let created = 0;
+    @Injectable({ scope: Scope.REQUEST })
+    class RequestState {
+      readonly id = ++created;
+    }
+    @Injectable()
+    class Left {
+      constructor(readonly state: RequestState) {}
+    }
+    @Injectable()
+    class Right {
+      constructor(readonly state: RequestState) {}
+    }
+    @Controller("diamond")
+    class DiamondController {
+      constructor(
+        private readonly left: Left,
+        private readonly right: Right,
+      ) {}
+      @Get()
+      ids() {
+        return { left: this.left.state.id, right: this.right.state.id };
+      }
+    }
+    @Module({ controllers: [DiamondController], providers: [RequestState, Left, Right] })
+    class DiamondModule {}
+
+    const app = await start(DiamondModule);
+    const first = await request(app, "GET", "/diamond");
+    const second = await request(app, "GET", "/diamond");
+    expect(first).toMatchObject({ status: 200, body: { left: 1, right: 1 } });
+    expect(second).toMatchObject({ status: 200, body: { left: 2, right: 2 } });
+    expect(created).toBe(2);
+  });
+});
