@@ -2,9 +2,12 @@ import { createServer } from "node:http";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServer from "@effect/platform/HttpServer";
+import * as HttpServerError from "@effect/platform/HttpServerError";
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import { causeToResponse, errorResponse, withErrorResponses } from "./ErrorResponse.js";
+import { causeToResponse, errorResponse } from "./ErrorResponse.js";
 import { NotFoundError } from "./HttpError.js";
 import { withFastApp } from "./server/FastApp.js";
 import * as FastRouter from "./server/FastRouter.js";
@@ -21,6 +24,12 @@ export interface ServeOptions {
   readonly tracing?: boolean;
   /** find-my-way options; trailing slashes are ignored unless set otherwise. */
   readonly routerConfig?: Partial<HttpLayerRouter.FindMyWay.RouterConfig>;
+  /**
+   * Middleware around every request, unmatched ones included. It sees responses, error responses
+   * too (failures are mapped to the standard shape first), and may fail with an `HttpError`
+   * itself. Unlike platform global middleware, it keeps the fast path.
+   */
+  readonly middleware?: HttpMiddleware.HttpMiddleware;
 }
 
 type Requires<R> =
@@ -28,6 +37,22 @@ type Requires<R> =
   | HttpLayerRouter.Request.Only<"GlobalRequires", R>;
 
 const notFound = errorResponse(new NotFoundError());
+
+/** Maps failures to responses, runs `middleware` around that, and maps its own failures too. */
+const handleWith =
+  (middleware: HttpMiddleware.HttpMiddleware | undefined) =>
+  <E, R>(
+    handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> => {
+    const mapped = Effect.catchAllCause(handler, causeToResponse);
+    return middleware === undefined
+      ? mapped
+      : (Effect.catchAllCause(middleware(mapped), causeToResponse) as Effect.Effect<
+          HttpServerResponse.HttpServerResponse,
+          never,
+          R
+        >);
+  };
 
 /**
  * Serves a Layer of `HttpLayerRouter` routes (Strata's compiled controllers, routes written
@@ -63,13 +88,21 @@ export const serve = <A, E, R>(
   );
   const served = Effect.gen(function* () {
     const router = yield* HttpLayerRouter.HttpRouter;
-    const app = withErrorResponses(router.asHttpEffect());
+    const handle = handleWith(options.middleware);
+    const app = handle(router.asHttpEffect());
     return HttpServer.serve(
       FastRouter.isFastRouter(router) && options.tracing !== true
         ? withFastApp(app, {
             routes: router[FastRouter.FastRoutesId],
-            handle: (handler) => Effect.catchAllCause(handler, causeToResponse),
-            notFound,
+            handle,
+            notFound:
+              options.middleware === undefined
+                ? notFound
+                : handle(
+                    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+                      Effect.fail(new HttpServerError.RouteNotFound({ request })),
+                    ),
+                  ),
           })
         : app,
     );

@@ -1,5 +1,7 @@
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import type * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import type { FastRoutes } from "./FastRouter.js";
 
 /** What an app offers the fast server besides its Effect: its routes and its error handling. */
@@ -9,8 +11,17 @@ export interface FastApp {
   readonly handle: <E, R>(
     handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>;
-  /** The answer for a request no route matches. */
-  readonly notFound: HttpServerResponse.HttpServerResponse;
+  /**
+   * The answer for a request no route matches: a fixed response, written without a fiber, or
+   * (when middleware must see such requests too) an Effect run like a route handler.
+   */
+  readonly notFound:
+    | HttpServerResponse.HttpServerResponse
+    | Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        never,
+        HttpServerRequest.HttpServerRequest | Scope.Scope
+      >;
 }
 
 /** The key under which an HTTP app carries its {@link FastApp}. */

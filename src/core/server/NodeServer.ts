@@ -73,7 +73,7 @@ const fastHandler = (
   newScope: () => Scope.CloseableScope,
 ): Handler => {
   const base = runtime.context.unsafeMap;
-  const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void, never, never>>();
+  const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
   const respond = (response: HttpServerResponse.HttpServerResponse) =>
     Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handlers) =>
       Effect.contextWithEffect((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
@@ -92,24 +92,44 @@ const fastHandler = (
     Effect.contextWithEffect((context: Context.Context<Scope.Scope>) =>
       Scope.close(Context.unsafeGet(context, Scope.Scope) as Scope.CloseableScope, exit),
     );
+  const complete = <R>(handled: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>) =>
+    Effect.onExit(Effect.flatMap(handled, respond), closeScope) as Effect.Effect<void>;
   const programOf = (route: FoundRoute["handler"]) => {
     let program = programs.get(route);
     if (program === undefined) {
       const handler = route.uninterruptible ? Effect.uninterruptible(route.handler) : route.handler;
-      program = Effect.onExit(
-        Effect.flatMap(fast.handle(handler), respond),
-        closeScope,
-      ) as Effect.Effect<void>;
+      program = complete(fast.handle(handler));
       programs.set(route, program);
     }
     return program;
+  };
+  const notFound = fast.notFound;
+  const unmatched = Effect.isEffect(notFound) ? complete(notFound) : undefined;
+  const run = (map: Map<string, unknown>, res: ServerResponse, program: Effect.Effect<void>) => {
+    const fiber = Runtime.runFork(
+      Runtime.make({
+        context: Context.unsafeMake(map),
+        fiberRefs: runtime.fiberRefs,
+        runtimeFlags: runtime.runtimeFlags,
+      }),
+      program,
+    );
+    if (fiber.unsafePoll() === null) interruptOnAbort(res, fiber);
   };
   return (req, res) => {
     const request = new NodeServerRequest(req, res);
     const found = fast.routes.find(request.method, request.url);
     if (found === undefined) {
-      // A string body: written synchronously, nothing left to run.
-      writeNodeResponse(res, request.method, fast.notFound);
+      if (unmatched === undefined) {
+        // A fixed string response: written synchronously, nothing left to run.
+        writeNodeResponse(res, request.method, notFound as HttpServerResponse.HttpServerResponse);
+        return;
+      }
+      const map = new Map(base);
+      map.set(HttpServerRequest.HttpServerRequest.key, request);
+      map.set(HttpServerRequest.ParsedSearchParams.key, {});
+      map.set(Scope.Scope.key, newScope());
+      run(map, res, unmatched);
       return;
     }
     const route = found.handler;
@@ -127,15 +147,7 @@ const fastHandler = (
       params: found.params,
     });
     map.set(Scope.Scope.key, newScope());
-    const fiber = Runtime.runFork(
-      Runtime.make({
-        context: Context.unsafeMake(map),
-        fiberRefs: runtime.fiberRefs,
-        runtimeFlags: runtime.runtimeFlags,
-      }),
-      programOf(route),
-    );
-    if (fiber.unsafePoll() === null) interruptOnAbort(res, fiber);
+    run(map, res, programOf(route));
   };
 };
 
