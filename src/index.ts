@@ -8,11 +8,14 @@
  */
 import "reflect-metadata";
 
+export type { PipelineOptions, RouteInfo } from "./core/AppRoutes.js";
 export * from "./core/ErrorResponse.js";
 export * from "./core/HttpError.js";
 export { DEFAULT_BODY_LIMIT, readBody } from "./core/RequestBody.js";
 export { type RootModule, StrataApp, type StrataAppOptions } from "./core/StrataApp.js";
 export * as StrataServer from "./core/StrataServer.js";
+export { Catch } from "./decorators/Catch.js";
+export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
 export { Controller, type ControllerOptions } from "./decorators/Controller.js";
 export { Inject } from "./decorators/Inject.js";
 export {
@@ -40,6 +43,12 @@ export {
   type RouteMethod,
   type RoutePath,
 } from "./decorators/Route.js";
+export { UploadedFile, UploadedFiles } from "./decorators/UploadedFile.js";
+export { UseFilters } from "./decorators/UseFilters.js";
+export { UseGuards } from "./decorators/UseGuards.js";
+export { UseInterceptors } from "./decorators/UseInterceptors.js";
+export { UsePipes } from "./decorators/UsePipes.js";
+export { Version } from "./decorators/Version.js";
 export { Container } from "./di/Container.js";
 export { Injector } from "./di/Injector.js";
 export type { Provider, ProviderLike } from "./di/Provider.js";
@@ -48,5 +57,27 @@ export { StartupError } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
 export type { RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
+export type { CanActivate, GuardLike } from "./pipeline/CanActivate.js";
+export type { ExceptionFilter, FilterLike } from "./pipeline/ExceptionFilter.js";
+export type {
+  ArgumentsHost,
+  ExecutionContext,
+  HttpArgumentsHost,
+} from "./pipeline/ExecutionContext.js";
+export * as Guards from "./pipeline/Guards.js";
+export { type CallHandler, Interceptor, type InterceptorLike } from "./pipeline/Interceptor.js";
+export * as Uploads from "./pipeline/Uploads.js";
+export { DEFAULT_UPLOAD_LIMITS, type Upload, type UploadLimits } from "./pipeline/Uploads.js";
+export type { DtoSchema, ValidationOptions } from "./pipeline/Validation.js";
+export * as Validation from "./pipeline/Validation.js";
+export * as Versioning from "./pipeline/Versioning.js";
+export {
+  VERSION_NEUTRAL,
+  type VersionId,
+  type VersioningOptions,
+  VersioningType,
+  type VersionValue,
+} from "./pipeline/Versioning.js";
 export { ParseIntPipe } from "./pipes/ParseIntPipe.js";
-export { type PipeLike, PipeTransform } from "./pipes/PipeTransform.js";
+export { type ArgumentMetadata, type PipeLike, PipeTransform } from "./pipes/PipeTransform.js";
+export { ValidationPipe, type ValidationPipeOptions } from "./pipes/ValidationPipe.js";

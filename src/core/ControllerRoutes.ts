@@ -1,10 +1,5 @@
-import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import * as HttpRouter from "@effect/platform/HttpRouter";
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
-import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
-import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
-import * as Scope from "effect/Scope";
+import { readList } from "../decorators/ClassOrMethodDecorator.js";
 import type { ControllerMetadata } from "../decorators/Controller.js";
 import { MetadataKey, readMetadata } from "../decorators/metadata.js";
 import type { ParamMetadata } from "../decorators/Params.js";
@@ -12,131 +7,63 @@ import type { RedirectMetadata } from "../decorators/ResponseDecorators.js";
 import type { RouteMetadata } from "../decorators/Route.js";
 import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
-import { makeRequestStore } from "../di/RequestStore.js";
 import { Scope as ProviderScope } from "../di/Scope.js";
 import { StartupError } from "../di/StartupError.js";
-import type { RequestContext } from "../http/RequestContext.js";
-import { StrataResponse } from "../http/StrataResponse.js";
-import type { PipeLike, PipeTransform } from "../pipes/PipeTransform.js";
-import {
-  handlerResponse,
-  isHeaderName,
-  isSafeHeaderValue,
-  type ResponseSpec,
-} from "./HandlerResponse.js";
-import { readBody } from "./RequestBody.js";
+import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
+import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
+import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
+import type { EnhancerRef, EnhancerResolver } from "../pipeline/internal/enhancers.js";
+import type { UploadLimits } from "../pipeline/Uploads.js";
+import { isSchema } from "../pipeline/Validation.js";
+import { type VersionedEntry, type VersionValue, versionList } from "../pipeline/Versioning.js";
+import type { ArgumentMetadata, PipeLike, PipeTransform } from "../pipes/PipeTransform.js";
+import { ValidationPipe } from "../pipes/ValidationPipe.js";
+import { isHeaderName, isSafeHeaderValue, type ResponseSpec } from "./HandlerResponse.js";
+import { type CompiledParam, type RouteServices, routeHandler } from "./RouteHandler.js";
 import { joinRoutePath } from "./RoutePath.js";
-import { fromResult, isThenable } from "./UserCode.js";
 
-/** What the compiled routes need from the app. */
-export interface RouteOptions {
+/** The app-wide guards, interceptors, filters and pipes, resolved once. */
+export interface GlobalEnhancers {
+  readonly guards: ReadonlyArray<EnhancerRef<CanActivate>>;
+  readonly interceptors: ReadonlyArray<EnhancerRef<Interceptor>>;
+  readonly filters: ReadonlyArray<EnhancerRef<ExceptionFilter<unknown>>>;
+  readonly pipes: ReadonlyArray<EnhancerRef<PipeTransform>>;
+}
+
+/** What compiling a controller needs from the app. */
+export interface ControllerCompileOptions {
   readonly bodyLimit: number;
+  readonly uploadLimits: Required<UploadLimits>;
+  readonly globals: GlobalEnhancers;
+  readonly resolve: EnhancerResolver;
+  /** The pipe validating arguments declared with a Schema when no `ValidationPipe` is bound. */
+  readonly validation: ValidationPipe;
 }
 
-/** A compiled route: the platform route plus what it was compiled from, for listings and tests. */
-export interface CompiledRoute {
-  readonly method: RouteMetadata["method"];
-  readonly path: string;
+/** One compiled handler of a controller, with the versions it answers. */
+export interface ControllerHandler extends VersionedEntry<unknown, RouteServices> {
   readonly controller: string;
-  readonly handler: string;
-  readonly route: HttpLayerRouter.Route<unknown, never>;
+  readonly handlerName: string;
 }
 
-type RouteServices =
-  | HttpServerRequest.HttpServerRequest
-  | HttpServerRequest.ParsedSearchParams
-  | HttpRouter.RouteContext
-  | Scope.Scope;
+/** A `ValidationPipe` validating each argument against its declared DTO (no schema of its own). */
+const validatesDeclaredType = (ref: EnhancerRef<PipeTransform>): boolean =>
+  ref._tag === "Instance" &&
+  ref.instance instanceof ValidationPipe &&
+  ref.instance.options.schema === undefined;
 
-interface CompiledParam {
-  readonly meta: ParamMetadata;
-  readonly pipes: ReadonlyArray<PipeTransform>;
-}
-
-const bodyless = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
-
-const hasNoBody = (request: HttpServerRequest.HttpServerRequest): boolean =>
-  bodyless.has(request.method) &&
-  request.headers["content-length"] === undefined &&
-  request.headers["transfer-encoding"] === undefined;
-
-/** Instantiates a pipe once at startup: through DI when the root module provides it. */
-const pipeInstance = (
-  pipe: PipeLike,
-  injector: Injector,
-): Effect.Effect<PipeTransform, unknown> => {
-  if (typeof pipe !== "function") return Effect.succeed(pipe);
-  const node = injector.lookup(pipe);
-  if (node !== undefined)
-    return injector.instance(node, undefined) as Effect.Effect<PipeTransform, unknown>;
-  const Pipe = pipe as unknown as new () => PipeTransform;
-  return Effect.sync(() => new Pipe());
-};
-
-const isAsync = (value: unknown): boolean => Effect.isEffect(value) || isThenable(value);
+const pipeable = new Set<ParamMetadata["source"]>(["body", "query", "param", "file", "files"]);
 
 /**
- * Applies pipes in order, synchronously while they answer synchronously: the result is the
- * piped value, or an Effect once a pipe throws or returns a Promise or an Effect.
- */
-const applyPipes = (
-  value: unknown,
-  pipes: ReadonlyArray<PipeTransform>,
-  context: RequestContext,
-): unknown => {
-  let current = value;
-  for (let i = 0; i < pipes.length; i++) {
-    let result: unknown;
-    try {
-      result = pipes[i].transform(current, context);
-    } catch (error) {
-      return Effect.fail(error);
-    }
-    if (isAsync(result)) {
-      const rest = pipes.slice(i + 1);
-      return Effect.flatMap(fromResult(result), (next) => {
-        const piped = applyPipes(next, rest, context);
-        return Effect.isEffect(piped) ? piped : Effect.succeed(piped);
-      });
-    }
-    current = result;
-  }
-  return current;
-};
-
-const rawValue = (
-  meta: ParamMetadata,
-  context: RequestContext,
-  response: StrataResponse | undefined,
-): unknown => {
-  switch (meta.source) {
-    case "param":
-      return meta.name === undefined ? context.params : context.params[meta.name];
-    case "query":
-      return meta.name === undefined ? context.query : context.query[meta.name];
-    case "headers":
-      return meta.name === undefined ? context.headers : context.headers[meta.name];
-    case "body":
-      return context.body;
-    case "req":
-      return context;
-    case "res":
-      return response;
-  }
-};
-
-/**
- * Compiles one controller into platform routes, once, at startup: paths joined, pipes
- * instantiated, the response spec fixed. Per request, a route reads only what its handler's
- * parameters ask for (the body only with `@Body()`/`@Req()`), resolves the controller (a
- * captured singleton, or a fresh request-scoped instance), runs the handler and turns its
- * result (value, Promise or Effect) into a response.
+ * Compiles one controller into handlers, once, at startup: paths joined, guards, pipes,
+ * interceptors and filters resolved and ordered, the response spec fixed, versions read.
+ * Per request, a handler only runs what its route declares (see `routeHandler`).
  */
 export const controllerRoutes = (
   node: ProviderNode,
   injector: Injector,
-  options: RouteOptions,
-): Effect.Effect<ReadonlyArray<CompiledRoute>, StartupError> =>
+  options: ControllerCompileOptions,
+): Effect.Effect<ReadonlyArray<ControllerHandler>, StartupError> =>
   Effect.gen(function* () {
     const cls = node.token as Function;
     const controller = readMetadata<ControllerMetadata>(MetadataKey.controller, cls) ?? {
@@ -148,15 +75,52 @@ export const controllerRoutes = (
       node.scope === ProviderScope.REQUEST
         ? undefined
         : yield* Effect.orDie(injector.instance(node, undefined));
-    const compiled: Array<CompiledRoute> = [];
+    const { globals, resolve } = options;
+    const resolveAll = <T>(items: ReadonlyArray<T | Function>, where: string) =>
+      Effect.forEach(items, (item) => resolve(item as T, where));
+    const classVersion = readMetadata<VersionValue>(MetadataKey.version, cls) ?? controller.version;
+    const classGuards = yield* resolveAll<CanActivate>(
+      readList<GuardLike>(MetadataKey.guards, cls),
+      `a guard of ${cls.name}`,
+    );
+    const classInterceptors = yield* resolveAll<Interceptor>(
+      readList<InterceptorLike>(MetadataKey.interceptors, cls),
+      `an interceptor of ${cls.name}`,
+    );
+    const classFilters = yield* resolveAll<ExceptionFilter<unknown>>(
+      readList<FilterLike>(MetadataKey.filters, cls),
+      `a filter of ${cls.name}`,
+    );
+    const classPipes = yield* resolveAll<PipeTransform>(
+      readList<PipeLike>(MetadataKey.pipes, cls),
+      `a pipe of ${cls.name}`,
+    );
+    const compiled: Array<ControllerHandler> = [];
     for (const route of routes) {
       const handlerName = String(route.handler);
       const where = `${cls.name}.${handlerName}`;
-      if (typeof prototype[route.handler] !== "function") {
+      const handlerFunction = prototype[route.handler];
+      if (typeof handlerFunction !== "function") {
         return yield* new StartupError({
           message: `${where} is decorated as a route but is not a method.`,
         });
       }
+      const methodGuards = yield* resolveAll<CanActivate>(
+        readList<GuardLike>(MetadataKey.guards, cls, route.handler),
+        `a guard of ${where}`,
+      );
+      const methodInterceptors = yield* resolveAll<Interceptor>(
+        readList<InterceptorLike>(MetadataKey.interceptors, cls, route.handler),
+        `an interceptor of ${where}`,
+      );
+      const methodFilters = yield* resolveAll<ExceptionFilter<unknown>>(
+        readList<FilterLike>(MetadataKey.filters, cls, route.handler),
+        `a filter of ${where}`,
+      );
+      const methodPipes = yield* resolveAll<PipeTransform>(
+        readList<PipeLike>(MetadataKey.pipes, cls, route.handler),
+        `a pipe of ${where}`,
+      );
       const params = [
         ...(readMetadata<ReadonlyArray<ParamMetadata>>(
           MetadataKey.params,
@@ -165,19 +129,29 @@ export const controllerRoutes = (
         ) ?? []),
       ].sort((a, b) => a.index - b.index);
       const compiledParams: Array<CompiledParam> = [];
+      const paramPipes: Array<ReadonlyArray<EnhancerRef<PipeTransform>>> = [];
       for (const meta of params) {
-        const pipes = yield* Effect.forEach(meta.pipes, (pipe) =>
-          pipeInstance(pipe, injector),
-        ).pipe(
-          Effect.mapError(
-            (cause) =>
-              new StartupError({
-                message: `Cannot create a pipe of ${where}: ${String(cause)}`,
-                cause,
-              }),
-          ),
-        );
-        compiledParams.push({ meta, pipes });
+        const own = yield* resolveAll<PipeTransform>(meta.pipes, `a pipe of ${where}`);
+        const argument: ArgumentMetadata = {
+          type: meta.source as ArgumentMetadata["type"],
+          data: meta.name,
+          metatype: meta.dtoType,
+        };
+        compiledParams.push({ meta, argument });
+        if (!pipeable.has(meta.source)) {
+          paramPipes.push(own);
+          continue;
+        }
+        const bound = [...globals.pipes, ...classPipes, ...methodPipes];
+        const chain = [...bound, ...own];
+        const last = chain.findLastIndex(validatesDeclaredType);
+        if (last !== -1) {
+          paramPipes.push(chain.filter((ref, i) => i === last || !validatesDeclaredType(ref)));
+        } else if (isSchema(meta.dtoType)) {
+          paramPipes.push([...bound, { _tag: "Instance", instance: options.validation }, ...own]);
+        } else {
+          paramPipes.push(chain);
+        }
       }
       const headerPairs = readMetadata<ReadonlyArray<readonly [string, string]>>(
         MetadataKey.headers,
@@ -201,106 +175,34 @@ export const controllerRoutes = (
             : Object.fromEntries(headerPairs.map(([n, v]) => [n.toLowerCase(), v])),
         redirect: readMetadata<RedirectMetadata>(MetadataKey.redirect, prototype, route.handler),
       };
-      const path = joinRoutePath(controller.path, route.path);
-      const handler = routeHandler(
+      const handler = routeHandler({
         node,
         singleton,
-        route.handler,
-        compiledParams,
+        method: route.handler,
+        target: { controller: cls, handler: handlerFunction },
+        params: compiledParams,
         spec,
+        enhancers: {
+          guards: [...globals.guards, ...classGuards, ...methodGuards],
+          interceptors: [...globals.interceptors, ...classInterceptors, ...methodInterceptors],
+          filters: [...methodFilters, ...classFilters, ...globals.filters],
+          pipes: paramPipes,
+        },
         injector,
-        options,
-      );
+        bodyLimit: options.bodyLimit,
+        uploadLimits: options.uploadLimits,
+      });
+      const version =
+        readMetadata<VersionValue>(MetadataKey.version, prototype, route.handler) ?? classVersion;
       compiled.push({
         method: route.method,
-        path,
+        path: joinRoutePath(controller.path, route.path),
+        versions: versionList(version),
+        handler,
+        label: where,
         controller: cls.name,
-        handler: handlerName,
-        route: HttpLayerRouter.route(route.method, path, handler) as HttpLayerRouter.Route<
-          unknown,
-          never
-        >,
+        handlerName,
       });
     }
     return compiled;
   });
-
-const routeHandler = (
-  node: ProviderNode,
-  singleton: unknown,
-  method: string | symbol,
-  params: ReadonlyArray<CompiledParam>,
-  spec: ResponseSpec,
-  injector: Injector,
-  options: RouteOptions,
-): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices> => {
-  const readsBody = params.some((p) => p.meta.source === "body" || p.meta.source === "req");
-  const takesResponse = params.some((p) => p.meta.source === "res");
-  const dtoType = params.find((p) => p.meta.source === "body")?.meta.dtoType;
-  const arity = params.length === 0 ? 0 : params[params.length - 1].meta.index + 1;
-
-  const invoke = (
-    controller: unknown,
-    context: RequestContext,
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown> => {
-    const response = takesResponse ? new StrataResponse() : undefined;
-    const args = new Array<unknown>(arity);
-    let pending: Array<Effect.Effect<void, unknown>> | undefined;
-    for (const { meta, pipes } of params) {
-      const raw = rawValue(meta, context, response);
-      const piped = pipes.length === 0 ? raw : applyPipes(raw, pipes, context);
-      if (!Effect.isEffect(piped)) {
-        args[meta.index] = piped;
-        continue;
-      }
-      pending ??= [];
-      pending.push(
-        Effect.map(piped as Effect.Effect<unknown, unknown>, (value) => {
-          args[meta.index] = value;
-        }),
-      );
-    }
-    const call = (): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown> => {
-      let result: unknown;
-      try {
-        result = (controller as Record<string | symbol, (...a: Array<unknown>) => unknown>)[method](
-          ...args,
-        );
-      } catch (error) {
-        return Effect.fail(error);
-      }
-      if (response !== undefined) return Effect.zipRight(fromResult(result), response.response);
-      if (!isAsync(result)) return Effect.succeed(handlerResponse(result, spec));
-      return Effect.map(fromResult(result), (value) => handlerResponse(value, spec));
-    };
-    return pending === undefined
-      ? call()
-      : Effect.zipRight(Effect.all(pending, { discard: true }), Effect.suspend(call));
-  };
-
-  return Effect.contextWithEffect((services: Context.Context<RouteServices>) => {
-    const request = Context.get(services, HttpServerRequest.HttpServerRequest);
-    const route = Context.get(services, HttpRouter.RouteContext);
-    const query = Context.get(services, HttpServerRequest.ParsedSearchParams);
-    const withBody = (body: unknown): RequestContext => ({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      params: route.params,
-      query,
-      body,
-      dtoType,
-      req: request,
-    });
-    const handle = (context: RequestContext) => {
-      if (singleton !== undefined) return invoke(singleton, context);
-      const store = makeRequestStore(Context.get(services, Scope.Scope));
-      return Effect.flatMap(injector.instance(node, store), (controller) =>
-        invoke(controller, context),
-      );
-    };
-    return readsBody && !hasNoBody(request)
-      ? Effect.flatMap(readBody(request, options.bodyLimit), (body) => handle(withBody(body)))
-      : handle(withBody(undefined));
-  });
-};

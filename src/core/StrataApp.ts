@@ -12,8 +12,17 @@ import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
 import type { Provider } from "../di/Provider.js";
 import { StartupError } from "../di/StartupError.js";
 import { type InjectionToken, type Type, tokenName } from "../di/Token.js";
-import { type CompiledRoute, controllerRoutes } from "./ControllerRoutes.js";
-import { DEFAULT_BODY_LIMIT } from "./RequestBody.js";
+import type { GuardLike } from "../pipeline/CanActivate.js";
+import type { FilterLike } from "../pipeline/ExceptionFilter.js";
+import type { InterceptorLike } from "../pipeline/Interceptor.js";
+import type { VersioningOptions } from "../pipeline/Versioning.js";
+import type { PipeLike } from "../pipes/PipeTransform.js";
+import {
+  appRoutes,
+  type CompiledRoute,
+  type PipelineOptions,
+  type RouteInfo,
+} from "./AppRoutes.js";
 import { layerNode, type ServeOptions, serve } from "./StrataServer.js";
 
 /**
@@ -22,7 +31,7 @@ import { layerNode, type ServeOptions, serve } from "./StrataServer.js";
  * @since 0.1.0
  * @category app
  */
-export interface StrataAppOptions extends ServeOptions {
+export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   /** Largest accepted request body in bytes (default 1 MB); larger ones get 413. */
   readonly bodyLimit?: number;
   /** Providers that replace, by token, those the modules declare (used by `Test.createTestingModule`). */
@@ -48,12 +57,54 @@ const compile = (
 /** The routes of every controller of the graph, compiled against a built injector. */
 const routesOf = (graph: ModuleGraph, options: StrataAppOptions) =>
   Effect.flatMap(Injector, (injector) =>
-    Effect.map(
-      Effect.forEach(graph.controllers, (node) =>
-        controllerRoutes(node, injector, { bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }),
-      ),
-      (lists) => lists.flat(),
+    Effect.zipWith(
+      appRoutes(graph.controllers, injector, options),
+      contributedRoutes(graph, injector),
+      (own, contributed) => [...own, ...contributed],
     ),
+  );
+
+// Routes contributed by modules ------------------------------------------------------------
+
+/**
+ * The token under which a module may provide a {@link RouteContributor}: routes that are not
+ * controllers (for instance `strata/oauth`'s built-in routes). Every provider registered under
+ * it, in any module of the graph, adds its routes to the app.
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export const ROUTE_CONTRIBUTOR: unique symbol = Symbol.for("strata/RouteContributor");
+
+/**
+ * Adds routes to an app, once, at startup, with the app's built {@link Injector} (so it can
+ * resolve classes registered anywhere in the graph).
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export type RouteContributor = (
+  injector: Injector,
+) => Effect.Effect<ReadonlyArray<CompiledRoute>, StartupError>;
+
+const contributedRoutes = (graph: ModuleGraph, injector: Injector) =>
+  Effect.map(
+    Effect.forEach(
+      graph.providers.filter((node) => node.token === ROUTE_CONTRIBUTOR),
+      (node) =>
+        Effect.flatMap(
+          Effect.mapError(
+            injector.instance(node, undefined),
+            (cause) =>
+              new StartupError({
+                message: `Cannot create the routes of ${node.module.path}`,
+                cause,
+              }),
+          ),
+          (contributor) => (contributor as RouteContributor)(injector),
+        ),
+    ),
+    (lists) => lists.flat(),
   );
 
 /** Adds the compiled routes to the `HttpLayerRouter` in context. */
@@ -98,6 +149,7 @@ export class StrataApp {
   private injector: Injector | undefined;
   private server: HttpServer.HttpServer | undefined;
   private compiledRoutes: ReadonlyArray<CompiledRoute> = [];
+  private pipeline: PipelineOptions = {};
 
   constructor(
     readonly rootModule: RootModule,
@@ -114,7 +166,7 @@ export class StrataApp {
         const context = yield* Layer.buildWithScope(injectorLayer(graph), scope);
         const injector = Context.get(context, Injector);
         const routes = yield* Effect.provideService(
-          routesOf(graph, this.options),
+          routesOf(graph, { ...this.options, ...this.pipeline }),
           Injector,
           injector,
         );
@@ -180,8 +232,45 @@ export class StrataApp {
     return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   }
 
-  /** The routes the app serves, as `METHOD /path` with their controller and handler. */
-  get routes(): ReadonlyArray<Omit<CompiledRoute, "route">> {
-    return this.compiledRoutes.map(({ route: _route, ...rest }) => rest);
+  /** The routes the app serves: method, path, controller, handler and version. */
+  get routes(): ReadonlyArray<RouteInfo> {
+    return this.compiledRoutes.flatMap((compiled) => compiled.handlers);
+  }
+
+  /** Adds app-wide guards, run before every route's own (call before `init`/`listen`). */
+  useGlobalGuards(...guards: ReadonlyArray<GuardLike>): this {
+    const current = this.pipeline.globalGuards ?? this.options.globalGuards ?? [];
+    return this.configure({ globalGuards: [...current, ...guards] });
+  }
+
+  /** Adds app-wide pipes, run first on every pipeable argument (call before `init`/`listen`). */
+  useGlobalPipes(...pipes: ReadonlyArray<PipeLike>): this {
+    const current = this.pipeline.globalPipes ?? this.options.globalPipes ?? [];
+    return this.configure({ globalPipes: [...current, ...pipes] });
+  }
+
+  /** Adds app-wide interceptors, the outermost of every route (call before `init`/`listen`). */
+  useGlobalInterceptors(...interceptors: ReadonlyArray<InterceptorLike>): this {
+    const current = this.pipeline.globalInterceptors ?? this.options.globalInterceptors ?? [];
+    return this.configure({ globalInterceptors: [...current, ...interceptors] });
+  }
+
+  /** Adds app-wide exception filters, consulted last (call before `init`/`listen`). */
+  useGlobalFilters(...filters: ReadonlyArray<FilterLike>): this {
+    const current = this.pipeline.globalFilters ?? this.options.globalFilters ?? [];
+    return this.configure({ globalFilters: [...current, ...filters] });
+  }
+
+  /** Routes requests by API version (call before `init`/`listen`). */
+  enableVersioning(versioning: VersioningOptions): this {
+    return this.configure({ versioning });
+  }
+
+  private configure(options: PipelineOptions): this {
+    if (this.injector !== undefined) {
+      throw new Error("Configure the request pipeline before init() or listen()");
+    }
+    this.pipeline = { ...this.pipeline, ...options };
+    return this;
   }
 }

@@ -1,13 +1,12 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 
-const ascii = /^[\x00-\x7f]*$/;
 const asciiHeaders = new WeakMap<object, boolean>();
 
 /** `true` when every header value is ASCII (cached per headers object: route headers are static). */
 const isAscii = (headers: Readonly<Record<string, string>>): boolean => {
   let known = asciiHeaders.get(headers);
   if (known === undefined) {
-    known = Object.values(headers).every((value) => ascii.test(value));
+    known = Object.values(headers).every((value) => !/[^\u0020-\u007e\t]/.test(value));
     asciiHeaders.set(headers, known);
   }
   return known;

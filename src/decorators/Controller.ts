@@ -1,15 +1,22 @@
+import type { VersionValue } from "../pipeline/Versioning.js";
 import { MetadataKey, writeMetadata } from "./metadata.js";
 
-/** Options of {@link Controller}. @since 0.1.0 @category decorators */
+/**
+ * Options of {@link Controller}. `version` is the API version of every route of the controller
+ * (a method's `@Version` overrides it); it routes only when the app enables versioning.
+ *
+ * @since 0.1.0
+ * @category decorators
+ */
 export interface ControllerOptions {
   readonly path: string;
-  readonly version?: string;
+  readonly version?: VersionValue;
 }
 
 /** The recorded `@Controller` options. */
 export interface ControllerMetadata {
   readonly path: string;
-  readonly version?: string;
+  readonly version?: VersionValue;
 }
 
 /**

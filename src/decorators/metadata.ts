@@ -14,6 +14,12 @@ export const MetadataKey = {
   httpCode: "strata:http-code",
   headers: "strata:headers",
   redirect: "strata:redirect",
+  guards: "strata:guards",
+  pipes: "strata:pipes",
+  interceptors: "strata:interceptors",
+  filters: "strata:filters",
+  catch: "strata:catch",
+  version: "strata:version",
   paramTypes: "design:paramtypes",
 } as const;
 

@@ -1,4 +1,5 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type { UploadedFile } from "./UploadedFile.js";
 
 /** The authenticated user a guard may attach to a request. @since 0.1.0 @category request */
 export interface RequestUser {
@@ -23,6 +24,8 @@ export interface RequestContext {
   readonly body: unknown;
   readonly dtoType?: unknown;
   user?: RequestUser;
+  /** The files of an upload route's `multipart/form-data` request, once parsed. */
+  readonly files?: ReadonlyArray<UploadedFile>;
   /** The underlying `@effect/platform` request. */
   readonly req?: HttpServerRequest.HttpServerRequest;
 }

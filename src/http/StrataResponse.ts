@@ -47,6 +47,11 @@ export class StrataResponse {
     return this.headerMap[name.toLowerCase()];
   }
 
+  /** Every header set so far (lower-case names). */
+  getHeaders(): Readonly<Record<string, string>> {
+    return this.headerMap;
+  }
+
   /** `true` once the response has been sent. */
   get sent(): boolean {
     return this.isSent;

@@ -1,0 +1,125 @@
+import type * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as Effect from "effect/Effect";
+import * as Either from "effect/Either";
+import type { Injector } from "../di/Injector.js";
+import type { ProviderNode } from "../di/ModuleGraph.js";
+import { StartupError } from "../di/StartupError.js";
+import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
+import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
+import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
+import { enhancerResolver } from "../pipeline/internal/enhancers.js";
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "../pipeline/Uploads.js";
+import {
+  VERSION_NEUTRAL,
+  type VersioningOptions,
+  versionedRoutes,
+} from "../pipeline/Versioning.js";
+import type { PipeLike, PipeTransform } from "../pipes/PipeTransform.js";
+import { ValidationPipe } from "../pipes/ValidationPipe.js";
+import { type ControllerHandler, controllerRoutes } from "./ControllerRoutes.js";
+import { DEFAULT_BODY_LIMIT } from "./RequestBody.js";
+
+/**
+ * The app-wide request pipeline: guards, pipes, interceptors and filters applied to every
+ * controller route (instances, or classes the app creates through dependency injection),
+ * versioning, and upload limits.
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export interface PipelineOptions {
+  /** Run before every route's own guards. */
+  readonly globalGuards?: ReadonlyArray<GuardLike>;
+  /** Run first on every body, query, path-parameter and file argument. */
+  readonly globalPipes?: ReadonlyArray<PipeLike>;
+  /** The outermost interceptors of every route. */
+  readonly globalInterceptors?: ReadonlyArray<InterceptorLike>;
+  /** Consulted after a route's method and controller filters. */
+  readonly globalFilters?: ReadonlyArray<FilterLike>;
+  /** Routes requests by API version (off by default). */
+  readonly versioning?: VersioningOptions;
+  /** Limits of `multipart/form-data` uploads (defaults: 10 MB a file, 10 files, 100 fields). */
+  readonly uploads?: UploadLimits;
+}
+
+/** What compiling the routes of an app needs. */
+export interface AppRouteOptions extends PipelineOptions {
+  readonly bodyLimit?: number;
+}
+
+/**
+ * A route as the app lists it: method, path (with its URI version, if any), controller,
+ * handler method, and the version it answers (`undefined` when version-neutral).
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export interface RouteInfo {
+  readonly method: string;
+  readonly path: string;
+  readonly controller: string;
+  readonly handler: string;
+  readonly version?: string;
+}
+
+/** A platform route and the handlers it serves (several when versions share a path). */
+export interface CompiledRoute {
+  readonly route: HttpLayerRouter.Route<unknown, never>;
+  readonly handlers: ReadonlyArray<RouteInfo>;
+}
+
+/**
+ * Compiles every controller of an app into platform routes, once, at startup: the global
+ * enhancers are resolved (each class created once), each controller is compiled, and the
+ * handlers are grouped by version.
+ */
+export const appRoutes = (
+  controllers: ReadonlyArray<ProviderNode>,
+  injector: Injector,
+  options: AppRouteOptions,
+): Effect.Effect<ReadonlyArray<CompiledRoute>, StartupError> =>
+  Effect.gen(function* () {
+    const resolve = enhancerResolver(injector);
+    const resolveAll = <T>(items: ReadonlyArray<T | Function> | undefined, where: string) =>
+      Effect.forEach(items ?? [], (item) => resolve(item as T, where));
+    const globals = {
+      guards: yield* resolveAll<CanActivate>(options.globalGuards, "a global guard"),
+      interceptors: yield* resolveAll<Interceptor>(
+        options.globalInterceptors,
+        "a global interceptor",
+      ),
+      filters: yield* resolveAll<ExceptionFilter<unknown>>(
+        options.globalFilters,
+        "a global filter",
+      ),
+      pipes: yield* resolveAll<PipeTransform>(options.globalPipes, "a global pipe"),
+    };
+    const compileOptions = {
+      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      uploadLimits: { ...DEFAULT_UPLOAD_LIMITS, ...options.uploads },
+      globals,
+      resolve,
+      validation: new ValidationPipe(),
+    };
+    const handlers: ReadonlyArray<ControllerHandler> = (yield* Effect.forEach(controllers, (node) =>
+      controllerRoutes(node, injector, compileOptions),
+    )).flat();
+    const routes = versionedRoutes(options.versioning, handlers);
+    if (Either.isLeft(routes)) return yield* new StartupError({ message: routes.left });
+    return routes.right.map(
+      (versioned): CompiledRoute => ({
+        route: versioned.route as HttpLayerRouter.Route<unknown, never>,
+        handlers: versioned.entries.map((entry) => {
+          const { controller, handlerName } = entry as ControllerHandler;
+          const version = entry.versions[0];
+          return {
+            method: entry.method,
+            path: versioned.path,
+            controller,
+            handler: handlerName,
+            ...(version === undefined || version === VERSION_NEUTRAL ? {} : { version }),
+          };
+        }),
+      }),
+    );
+  });

@@ -1,0 +1,266 @@
+import * as HttpRouter from "@effect/platform/HttpRouter";
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
+import * as Scope from "effect/Scope";
+import type { ParamMetadata } from "../decorators/Params.js";
+import type { Injector } from "../di/Injector.js";
+import type { ProviderNode } from "../di/ModuleGraph.js";
+import {
+  type EnhancerRefs,
+  type Enhancers,
+  fixedEnhancers,
+  requestEnhancers,
+} from "../pipeline/internal/enhancers.js";
+import { HttpExecution, type RouteTarget } from "../pipeline/internal/execution.js";
+import { applyFilters } from "../pipeline/internal/filters.js";
+import { runGuards } from "../pipeline/internal/guards.js";
+import { intercept } from "../pipeline/internal/interceptors.js";
+import { applyPipes, isAsync } from "../pipeline/internal/pipes.js";
+import { readUpload, type UploadLimits } from "../pipeline/Uploads.js";
+import type { ArgumentMetadata } from "../pipes/PipeTransform.js";
+import { handlerResponse, type ResponseSpec } from "./HandlerResponse.js";
+import { readBody } from "./RequestBody.js";
+import { fromResult } from "./UserCode.js";
+
+/** The services a compiled route reads from the router. */
+export type RouteServices =
+  | HttpServerRequest.HttpServerRequest
+  | HttpServerRequest.ParsedSearchParams
+  | HttpRouter.RouteContext
+  | Scope.Scope;
+
+/** A handler parameter, with what its pipes are told about it (pipeable sources only). */
+export interface CompiledParam {
+  readonly meta: ParamMetadata;
+  readonly argument: ArgumentMetadata;
+}
+
+/** Everything a route needs per request, fixed at startup. */
+export interface RoutePlan {
+  readonly node: ProviderNode;
+  /** The controller instance, or `undefined` when it is request-scoped. */
+  readonly singleton: unknown;
+  readonly method: string | symbol;
+  readonly target: RouteTarget;
+  readonly params: ReadonlyArray<CompiledParam>;
+  readonly spec: ResponseSpec;
+  readonly enhancers: EnhancerRefs;
+  readonly injector: Injector;
+  readonly bodyLimit: number;
+  readonly uploadLimits: Required<UploadLimits>;
+}
+
+type Step = (
+  execution: HttpExecution,
+) => Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>;
+
+const bodyless = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
+
+const hasNoBody = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  bodyless.has(request.method) &&
+  request.headers["content-length"] === undefined &&
+  request.headers["transfer-encoding"] === undefined;
+
+const rawValue = (meta: ParamMetadata, execution: HttpExecution): unknown => {
+  switch (meta.source) {
+    case "param":
+      return meta.name === undefined ? execution.params : execution.params[meta.name];
+    case "query":
+      return meta.name === undefined ? execution.query : execution.query[meta.name];
+    case "headers":
+      return meta.name === undefined ? execution.headers : execution.headers[meta.name];
+    case "body":
+      return execution.body;
+    case "req":
+      return execution;
+    case "res":
+      return execution.getResponse();
+    case "file":
+      return meta.name === undefined
+        ? execution.files?.[0]
+        : execution.files?.find((file) => file.fieldname === meta.name);
+    case "files":
+      return meta.name === undefined
+        ? (execution.files ?? [])
+        : (execution.files ?? []).filter((file) => file.fieldname === meta.name);
+  }
+};
+
+const unresolved: Enhancers = { guards: [], interceptors: [], filters: [], pipes: [] };
+
+/**
+ * The per-request Effect of one classic route, assembled at startup from the steps its
+ * decorators ask for, each an Effect combinator around the next:
+ *
+ * filters ( body ( guards ( upload ( interceptors ( pipes + handler ) ) ) ) )
+ *
+ * A step that is not configured is left out entirely, so a route without guards,
+ * interceptors, filters or uploads runs exactly the bare path: read what the parameters ask
+ * for, call the handler, turn its result into a response, with no Effect allocated for a
+ * synchronous handler beyond the response itself.
+ */
+export const routeHandler = (
+  plan: RoutePlan,
+): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices> => {
+  const { params, spec, injector, node, method, target } = plan;
+  const refs = plan.enhancers;
+  const fixed = fixedEnhancers(refs);
+  const isUpload = params.some((p) => p.meta.source === "file" || p.meta.source === "files");
+  const hasGuards = refs.guards.length > 0;
+  const hasInterceptors = refs.interceptors.length > 0;
+  const readsBody =
+    !isUpload &&
+    (hasGuards ||
+      hasInterceptors ||
+      params.some((p) => p.meta.source === "body" || p.meta.source === "req"));
+  const takesResponse = params.some((p) => p.meta.source === "res");
+  const dtoType = params.find((p) => p.meta.source === "body")?.meta.dtoType;
+  const arity = params.length === 0 ? 0 : params[params.length - 1].meta.index + 1;
+
+  const call = (controller: unknown, args: ReadonlyArray<unknown>): unknown => {
+    try {
+      return (controller as Record<string | symbol, (...a: ReadonlyArray<unknown>) => unknown>)[
+        method
+      ](...args);
+    } catch (error) {
+      return Effect.fail(error);
+    }
+  };
+
+  /** Pipes every argument and calls the handler: its result, or an Effect of it. */
+  const invokeOn = (controller: unknown, execution: HttpExecution): unknown => {
+    const args = new Array<unknown>(arity);
+    const pipes = execution.enhancers.pipes;
+    let pending: Array<Effect.Effect<void, unknown>> | undefined;
+    for (let i = 0; i < params.length; i++) {
+      const { meta, argument } = params[i];
+      const raw = rawValue(meta, execution);
+      const list = pipes[i];
+      const piped = list.length === 0 ? raw : applyPipes(raw, list, execution, argument);
+      if (!Effect.isEffect(piped)) {
+        args[meta.index] = piped;
+        continue;
+      }
+      pending ??= [];
+      pending.push(
+        Effect.map(piped as Effect.Effect<unknown, unknown>, (value) => {
+          args[meta.index] = value;
+        }),
+      );
+    }
+    return pending === undefined
+      ? call(controller, args)
+      : Effect.flatMap(Effect.all(pending, { discard: true }), () =>
+          fromResult(call(controller, args)),
+        );
+  };
+
+  const singleton = plan.singleton;
+  const invoke =
+    singleton !== undefined
+      ? (execution: HttpExecution) => invokeOn(singleton, execution)
+      : (execution: HttpExecution) =>
+          Effect.flatMap(injector.instance(node, execution.requestStore()), (controller) =>
+            fromResult(invokeOn(controller, execution)),
+          );
+
+  const toResponse = (value: unknown, execution: HttpExecution) => {
+    const response = handlerResponse(value, spec);
+    const extra = execution.responseIfCreated;
+    if (extra === undefined || extra.sent) return response;
+    const headers = extra.getHeaders();
+    return Object.keys(headers).length === 0
+      ? response
+      : HttpServerResponse.setHeaders(response, headers);
+  };
+
+  const respond = takesResponse
+    ? (value: unknown, execution: HttpExecution) =>
+        Effect.zipRight(fromResult(value), execution.getResponse().response)
+    : (value: unknown, execution: HttpExecution) =>
+        isAsync(value)
+          ? Effect.map(fromResult(value), (result) => toResponse(result, execution))
+          : Effect.succeed(toResponse(value, execution));
+
+  const core: Step = hasInterceptors
+    ? (execution) =>
+        Effect.withFiberRuntime((fiber) =>
+          respond(
+            intercept(
+              execution.enhancers.interceptors,
+              execution,
+              () => invoke(execution),
+              fiber as Fiber.RuntimeFiber<unknown, unknown>,
+              execution.scope,
+            ),
+            execution,
+          ),
+        )
+    : (execution) => respond(invoke(execution), execution);
+
+  const uploaded: Step = isUpload
+    ? (execution) =>
+        Effect.flatMap(readUpload(execution.req, plan.uploadLimits), (upload) => {
+          execution.body = upload.fields;
+          execution.files = upload.files;
+          return core(execution);
+        })
+    : core;
+
+  const guarded: Step = hasGuards
+    ? (execution) => {
+        const check = runGuards(execution.enhancers.guards, execution);
+        return check === undefined
+          ? uploaded(execution)
+          : Effect.zipRight(
+              check,
+              Effect.suspend(() => uploaded(execution)),
+            );
+      }
+    : uploaded;
+
+  const withBody: Step = readsBody
+    ? (execution) =>
+        hasNoBody(execution.req)
+          ? guarded(execution)
+          : Effect.flatMap(readBody(execution.req, plan.bodyLimit), (body) => {
+              execution.body = body;
+              return guarded(execution);
+            })
+    : guarded;
+
+  const filtered: Step =
+    refs.filters.length > 0
+      ? (execution) =>
+          Effect.catchAllCause(
+            Effect.suspend(() => withBody(execution)),
+            (cause) => applyFilters(execution.enhancers.filters, execution, cause),
+          )
+      : withBody;
+
+  const run: Step =
+    fixed !== undefined
+      ? filtered
+      : (execution) =>
+          Effect.flatMap(requestEnhancers(refs, execution.requestStore()), (enhancers) => {
+            execution.enhancers = enhancers;
+            return filtered(execution);
+          });
+
+  return Effect.contextWithEffect((services: Context.Context<RouteServices>) =>
+    run(
+      new HttpExecution(
+        Context.get(services, HttpServerRequest.HttpServerRequest),
+        Context.get(services, HttpRouter.RouteContext).params,
+        Context.get(services, HttpServerRequest.ParsedSearchParams),
+        dtoType,
+        target,
+        Context.get(services, Scope.Scope),
+        fixed ?? unresolved,
+      ),
+    ),
+  );
+};

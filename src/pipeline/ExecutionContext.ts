@@ -1,0 +1,45 @@
+import type { RequestContext } from "../http/RequestContext.js";
+import type { StrataResponse } from "../http/StrataResponse.js";
+
+/**
+ * The HTTP side of an {@link ArgumentsHost}: the request and the response of the call.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export interface HttpArgumentsHost {
+  /** The {@link RequestContext} (the object `@Req()` injects; a guard may set its `user`). */
+  getRequest(): RequestContext;
+  /**
+   * The {@link StrataResponse} of the request (the one `@Res()` injects). An exception filter
+   * sends its response through it; headers set on it by a guard or an interceptor are added
+   * to the handler's response.
+   */
+  getResponse(): StrataResponse;
+}
+
+/**
+ * What an exception filter receives besides the exception.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export interface ArgumentsHost {
+  switchToHttp(): HttpArgumentsHost;
+  /** Always `"http"`: the only transport Strata serves. */
+  getType(): "http";
+}
+
+/**
+ * What guards and interceptors receive: an {@link ArgumentsHost} that is also the request's
+ * {@link RequestContext} (so `context.headers` and `context.switchToHttp().getRequest().headers`
+ * are the same), plus the controller class and handler method the request is routed to (to
+ * read metadata a custom decorator wrote).
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export interface ExecutionContext extends ArgumentsHost, RequestContext {
+  getClass(): Function;
+  getHandler(): Function;
+}

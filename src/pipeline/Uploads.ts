@@ -1,0 +1,208 @@
+/**
+ * File uploads, for both faces: `multipart/form-data` parsed by `@effect/platform`'s
+ * Multipart into memory (nothing is written to disk), within limits. Classic routes get the
+ * files through `@UploadedFile` / `@UploadedFiles`, Effect routes through {@link read}.
+ *
+ * @since 0.1.0
+ */
+import type { IncomingMessage } from "node:http";
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import * as Multipart from "@effect/platform/Multipart";
+import * as NodeStream from "@effect/platform-node/NodeStream";
+import * as Chunk from "effect/Chunk";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
+import { BadRequestError, PayloadTooLargeError } from "../core/HttpError.js";
+import type { UploadedFile } from "../http/UploadedFile.js";
+
+/**
+ * Limits of one upload request; past any of them the request gets 413 in the standard error
+ * shape. All sizes are bytes.
+ *
+ * @since 0.1.0
+ * @category uploads
+ */
+export interface UploadLimits {
+  /** Largest file (default 10 MB). */
+  readonly fileSize?: number;
+  /** Most files (default 10). */
+  readonly files?: number;
+  /** Most text fields (default 100). */
+  readonly fields?: number;
+  /** Largest text field (default 1 MB). */
+  readonly fieldSize?: number;
+}
+
+/** The default {@link UploadLimits}: 10 MB a file, 10 files, 100 fields of 1 MB. @since 0.1.0 @category uploads */
+export const DEFAULT_UPLOAD_LIMITS: Required<UploadLimits> = {
+  fileSize: 10 * 1024 * 1024,
+  files: 10,
+  fields: 100,
+  fieldSize: 1024 * 1024,
+};
+
+/**
+ * A parsed upload: the text fields (a repeated name gives an array) and the files, in the
+ * order they were sent.
+ *
+ * @since 0.1.0
+ * @category uploads
+ */
+export interface Upload {
+  readonly fields: Readonly<Record<string, string | ReadonlyArray<string>>>;
+  readonly files: ReadonlyArray<UploadedFile>;
+}
+
+/** `true` when the request declares a `multipart/form-data` body with a boundary. */
+export const isMultipart = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const type = request.headers["content-type"]?.toLowerCase() ?? "";
+  return type.startsWith("multipart/form-data") && type.includes("boundary=");
+};
+
+const notMultipart = new BadRequestError("Expected a multipart/form-data request");
+const malformed = new BadRequestError("Malformed multipart body");
+const unreadable = new BadRequestError("Request body could not be read");
+
+const fromMultipartError = (
+  error: Multipart.MultipartError,
+  limits: Required<UploadLimits>,
+): BadRequestError | PayloadTooLargeError => {
+  switch (error.reason) {
+    case "FieldTooLarge":
+      return new PayloadTooLargeError(`Field too large (at most ${limits.fieldSize} bytes)`);
+    case "FileTooLarge":
+      return new PayloadTooLargeError(`File too large (at most ${limits.fileSize} bytes)`);
+    case "BodyTooLarge":
+    case "TooManyParts":
+      return new PayloadTooLargeError();
+    case "Parse":
+      return malformed;
+    case "InternalError":
+      return unreadable;
+  }
+};
+
+/** Reads one file into a buffer, failing as soon as it passes `limit` bytes. */
+const readFile = (
+  file: Multipart.File,
+  limit: number,
+): Effect.Effect<Buffer, PayloadTooLargeError | Multipart.MultipartError> =>
+  Effect.suspend(() => {
+    const chunks: Array<Uint8Array> = [];
+    let size = 0;
+    return Effect.map(
+      Stream.runForEachChunk(file.content, (chunk) => {
+        for (const bytes of Chunk.toReadonlyArray(chunk)) {
+          size += bytes.byteLength;
+          if (size > limit) {
+            return Effect.fail(new PayloadTooLargeError(`File too large (at most ${limit} bytes)`));
+          }
+          chunks.push(bytes);
+        }
+        return Effect.void;
+      }),
+      () => Buffer.concat(chunks, size),
+    );
+  });
+
+const nodeSource = (request: HttpServerRequest.HttpServerRequest): IncomingMessage | undefined => {
+  const source = (request as { readonly source?: unknown }).source;
+  return source !== null && typeof source === "object" && "socket" in source
+    ? (source as IncomingMessage)
+    : undefined;
+};
+
+const readError = (cause: unknown) =>
+  new Multipart.MultipartError({ reason: "InternalError", cause });
+
+/**
+ * The parts of the request body, parsed by `@effect/platform`'s Multipart parser. On node the
+ * body is read without destroying the request when parsing stops early, so that the unread
+ * rest can drain and the error response still reaches the client.
+ */
+const parts = (
+  request: HttpServerRequest.HttpServerRequest,
+  source: IncomingMessage | undefined,
+): Stream.Stream<Multipart.Part, Multipart.MultipartError> =>
+  Stream.pipeThroughChannel(
+    source === undefined
+      ? Stream.mapError(request.stream, readError)
+      : NodeStream.fromReadable(() => source, readError, { closeOnDone: false }),
+    Multipart.makeChannel(request.headers),
+  );
+
+/**
+ * Parses the `multipart/form-data` body of `request` within `limits`. Not multipart: 400;
+ * malformed: 400; over a limit: 413.
+ */
+export const readUpload = (
+  request: HttpServerRequest.HttpServerRequest,
+  limits: Required<UploadLimits>,
+): Effect.Effect<Upload, BadRequestError | PayloadTooLargeError> => {
+  if (!isMultipart(request)) return Effect.fail(notMultipart);
+  return Effect.suspend(() => {
+    const fields = new Map<string, string | Array<string>>();
+    const files: Array<UploadedFile> = [];
+    let fieldCount = 0;
+    const onPart = (
+      part: Multipart.Part,
+    ): Effect.Effect<void, PayloadTooLargeError | Multipart.MultipartError> => {
+      if (Multipart.isField(part)) {
+        fieldCount++;
+        if (fieldCount > limits.fields) {
+          return Effect.fail(
+            new PayloadTooLargeError(`Too many fields (at most ${limits.fields})`),
+          );
+        }
+        const existing = fields.get(part.key);
+        if (existing === undefined) fields.set(part.key, part.value);
+        else if (typeof existing === "string") fields.set(part.key, [existing, part.value]);
+        else existing.push(part.value);
+        return Effect.void;
+      }
+      if (files.length >= limits.files) {
+        return Effect.fail(new PayloadTooLargeError(`Too many files (at most ${limits.files})`));
+      }
+      const file = part as Multipart.File;
+      return Effect.map(readFile(file, limits.fileSize), (buffer) => {
+        files.push({
+          fieldname: file.key,
+          filename: file.name,
+          size: buffer.byteLength,
+          mimetype: file.contentType,
+          buffer,
+        });
+      });
+    };
+    const source = nodeSource(request);
+    return Stream.runForEach(parts(request, source), onPart).pipe(
+      Multipart.withLimits({ maxFieldSize: limits.fieldSize }),
+      Effect.catchTag("MultipartError", (error) => Effect.fail(fromMultipartError(error, limits))),
+      Effect.map((): Upload => ({ fields: Object.fromEntries(fields), files })),
+      Effect.onError(() => Effect.sync(() => source?.resume())),
+    );
+  });
+};
+
+/**
+ * The Effect face of uploads: parses the current request's `multipart/form-data` body within
+ * `limits` (each defaulting to {@link DEFAULT_UPLOAD_LIMITS}).
+ *
+ * @example
+ * const { files, fields } = yield* Uploads.read({ fileSize: 1024 * 1024 });
+ *
+ * @since 0.1.0
+ * @category uploads
+ */
+export const read = (
+  limits: UploadLimits = {},
+): Effect.Effect<
+  Upload,
+  BadRequestError | PayloadTooLargeError,
+  HttpServerRequest.HttpServerRequest
+> => {
+  const resolved = { ...DEFAULT_UPLOAD_LIMITS, ...limits };
+  return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    readUpload(request, resolved),
+  );
+};

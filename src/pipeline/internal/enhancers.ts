@@ -1,0 +1,204 @@
+import * as Effect from "effect/Effect";
+import { MetadataKey, readMetadata } from "../../decorators/metadata.js";
+import type { Injector } from "../../di/Injector.js";
+import type { ProviderNode } from "../../di/ModuleGraph.js";
+import type { RequestStore } from "../../di/RequestStore.js";
+import { Scope } from "../../di/Scope.js";
+import { StartupError } from "../../di/StartupError.js";
+import { type AbstractType, type InjectionToken, tokenName } from "../../di/Token.js";
+import type { PipeTransform } from "../../pipes/PipeTransform.js";
+import type { CanActivate } from "../CanActivate.js";
+import type { ExceptionFilter } from "../ExceptionFilter.js";
+import type { Interceptor } from "../Interceptor.js";
+
+/**
+ * How a guard, pipe, interceptor or filter is obtained: an instance made once at startup, or
+ * (when it is, or depends on, a request-scoped provider) a maker run once per request.
+ */
+export type EnhancerRef<T> =
+  | { readonly _tag: "Instance"; readonly instance: T }
+  | {
+      readonly _tag: "PerRequest";
+      readonly make: (store: RequestStore) => Effect.Effect<T, unknown>;
+    };
+
+/** An exception filter with the failure types it handles (`undefined`: all). */
+export interface BoundFilter {
+  readonly filter: ExceptionFilter<unknown>;
+  readonly catches: ReadonlyArray<AbstractType<unknown>> | undefined;
+}
+
+/** What runs around one route, in order: guards, interceptors, filters, and each argument's pipes. */
+export interface Enhancers {
+  readonly guards: ReadonlyArray<CanActivate>;
+  readonly interceptors: ReadonlyArray<Interceptor>;
+  readonly filters: ReadonlyArray<BoundFilter>;
+  readonly pipes: ReadonlyArray<ReadonlyArray<PipeTransform>>;
+}
+
+/** {@link Enhancers}, before request-scoped ones are made. */
+export interface EnhancerRefs {
+  readonly guards: ReadonlyArray<EnhancerRef<CanActivate>>;
+  readonly interceptors: ReadonlyArray<EnhancerRef<Interceptor>>;
+  readonly filters: ReadonlyArray<EnhancerRef<ExceptionFilter<unknown>>>;
+  readonly pipes: ReadonlyArray<ReadonlyArray<EnhancerRef<PipeTransform>>>;
+}
+
+const bind = (filter: ExceptionFilter<unknown>): BoundFilter => {
+  const catches = readMetadata<ReadonlyArray<AbstractType<unknown>>>(
+    MetadataKey.catch,
+    (filter as object).constructor,
+  );
+  return { filter, catches: catches === undefined || catches.length === 0 ? undefined : catches };
+};
+
+const instanceOf = <T>(ref: EnhancerRef<T>): T | undefined =>
+  ref._tag === "Instance" ? ref.instance : undefined;
+
+const allInstances = <T>(refs: ReadonlyArray<EnhancerRef<T>>): ReadonlyArray<T> | undefined => {
+  const instances = refs.map(instanceOf);
+  return instances.every((i) => i !== undefined) ? (instances as ReadonlyArray<T>) : undefined;
+};
+
+/** The enhancers of a route when none is request-scoped (built once), else `undefined`. */
+export const fixedEnhancers = (refs: EnhancerRefs): Enhancers | undefined => {
+  const guards = allInstances(refs.guards);
+  const interceptors = allInstances(refs.interceptors);
+  const filters = allInstances(refs.filters);
+  const pipes = refs.pipes.map(allInstances);
+  if (guards === undefined || interceptors === undefined || filters === undefined) return undefined;
+  if (pipes.some((list) => list === undefined)) return undefined;
+  return {
+    guards,
+    interceptors,
+    filters: filters.map(bind),
+    pipes: pipes as ReadonlyArray<ReadonlyArray<PipeTransform>>,
+  };
+};
+
+const make = <T>(refs: ReadonlyArray<EnhancerRef<T>>, store: RequestStore) =>
+  Effect.forEach(refs, (ref) =>
+    ref._tag === "Instance" ? Effect.succeed(ref.instance) : ref.make(store),
+  );
+
+/** Makes the request-scoped enhancers of a route for one request. */
+export const requestEnhancers = (
+  refs: EnhancerRefs,
+  store: RequestStore,
+): Effect.Effect<Enhancers, unknown> =>
+  Effect.all({
+    guards: make(refs.guards, store),
+    interceptors: make(refs.interceptors, store),
+    filters: Effect.map(make(refs.filters, store), (filters) => filters.map(bind)),
+    pipes: Effect.forEach(refs.pipes, (list) => make(list, store)),
+  });
+
+const primitives: ReadonlyArray<unknown> = [Object, Array, Function, String, Number, Boolean];
+
+/** The providers a class's constructor asks for: `@Inject` tokens, else emitted parameter types. */
+const constructorDependencies = (
+  cls: Function,
+  injector: Injector,
+  where: string,
+): ReadonlyArray<ProviderNode> => {
+  const types = readMetadata<ReadonlyArray<unknown>>(MetadataKey.paramTypes, cls);
+  const injected =
+    readMetadata<ReadonlyMap<number, InjectionToken>>(MetadataKey.inject, cls) ?? new Map();
+  const count = Math.max(
+    types?.length ?? 0,
+    cls.length,
+    ...Array.from(injected.keys(), (i) => i + 1),
+  );
+  const nodes: Array<ProviderNode> = [];
+  for (let index = 0; index < count; index++) {
+    const token = injected.get(index) ?? types?.[index];
+    const parameter = `parameter #${index} of ${cls.name} (${where})`;
+    if (token === undefined || primitives.includes(token)) {
+      throw new StartupError({
+        message: `Cannot inject ${parameter}: its type is unknown at run time. Decorate ${cls.name} with @Injectable() (and compile with "emitDecoratorMetadata"), or mark the parameter with @Inject(token).`,
+      });
+    }
+    const node = injector.lookup(token as InjectionToken);
+    if (node === undefined) {
+      throw new StartupError({
+        message: `Cannot inject ${parameter}: no provider of ${tokenName(token)} is visible in the root module. Add it to the providers of a module.`,
+      });
+    }
+    nodes.push(node);
+  }
+  return nodes;
+};
+
+const startupError = (cls: Function, where: string) => (cause: unknown) =>
+  cause instanceof StartupError
+    ? cause
+    : new StartupError({
+        message: `Cannot create ${cls.name} (${where}): ${cause instanceof Error ? cause.message : String(cause)}`,
+        cause,
+      });
+
+/**
+ * Resolves guards, pipes, interceptors and filters given as instances or classes, once per
+ * app: a class registered as a provider comes from the injector; any other class is created
+ * with its constructor dependencies injected. Each class is created once and shared by every
+ * route that uses it, unless it is (or depends on) a request-scoped provider.
+ */
+export const enhancerResolver = (injector: Injector) => {
+  const cache = new Map<Function, EnhancerRef<unknown>>();
+  const fromClass = (
+    cls: Function,
+    where: string,
+  ): Effect.Effect<EnhancerRef<unknown>, unknown> => {
+    const node = injector.lookup(cls as InjectionToken);
+    if (node !== undefined) {
+      if (node.scope === Scope.REQUEST) {
+        return Effect.succeed({
+          _tag: "PerRequest",
+          make: (store) => injector.instance(node, store),
+        });
+      }
+      return Effect.map(injector.instance(node, undefined), (instance) => ({
+        _tag: "Instance",
+        instance,
+      }));
+    }
+    const Ctor = cls as new (...args: ReadonlyArray<unknown>) => unknown;
+    return Effect.flatMap(
+      Effect.try({
+        try: () => constructorDependencies(cls, injector, where),
+        catch: (error) => error,
+      }),
+      (dependencies): Effect.Effect<EnhancerRef<unknown>, unknown> => {
+        const build = (store: RequestStore | undefined) =>
+          Effect.flatMap(
+            Effect.forEach(dependencies, (dependency) => injector.instance(dependency, store)),
+            (args) => Effect.try({ try: () => new Ctor(...args), catch: (error) => error }),
+          );
+        if (dependencies.some((dependency) => dependency.scope === Scope.REQUEST)) {
+          return Effect.succeed({ _tag: "PerRequest", make: build });
+        }
+        return Effect.map(
+          build(undefined),
+          (instance) => ({ _tag: "Instance", instance }) as const,
+        );
+      },
+    );
+  };
+  return <T>(
+    enhancer: T | AbstractType<T>,
+    where: string,
+  ): Effect.Effect<EnhancerRef<T>, StartupError> => {
+    if (typeof enhancer !== "function")
+      return Effect.succeed({ _tag: "Instance", instance: enhancer });
+    const cached = cache.get(enhancer);
+    if (cached !== undefined) return Effect.succeed(cached as EnhancerRef<T>);
+    return fromClass(enhancer, where).pipe(
+      Effect.tap((ref) => Effect.sync(() => cache.set(enhancer, ref))),
+      Effect.map((ref) => ref as EnhancerRef<T>),
+      Effect.mapError(startupError(enhancer, where)),
+    );
+  };
+};
+
+/** Resolves enhancers given as instances or classes. */
+export type EnhancerResolver = ReturnType<typeof enhancerResolver>;

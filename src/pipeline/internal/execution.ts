@@ -1,0 +1,91 @@
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type * as Scope from "effect/Scope";
+import { makeRequestStore, type RequestStore } from "../../di/RequestStore.js";
+import type { RequestContext, RequestUser } from "../../http/RequestContext.js";
+import { StrataResponse } from "../../http/StrataResponse.js";
+import type { UploadedFile } from "../../http/UploadedFile.js";
+import type { ExecutionContext, HttpArgumentsHost } from "../ExecutionContext.js";
+import type { Enhancers } from "./enhancers.js";
+
+/** The controller class and handler method a route runs. */
+export interface RouteTarget {
+  readonly controller: Function;
+  readonly handler: Function;
+}
+
+/**
+ * One request as classic code sees it: the {@link RequestContext} (what `@Req()` injects),
+ * the {@link ExecutionContext} guards and interceptors get and the `ArgumentsHost` filters
+ * get, all one object so a `user` set by a guard is the handler's. The response is created
+ * only when something asks for it.
+ */
+export class HttpExecution implements ExecutionContext, HttpArgumentsHost {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: RequestContext["headers"];
+  body: unknown = undefined;
+  user?: RequestUser;
+  files?: ReadonlyArray<UploadedFile>;
+  /** The guards, interceptors, filters and pipes of this request's route. */
+  enhancers: Enhancers;
+  private response: StrataResponse | undefined;
+  private store: RequestStore | undefined;
+
+  constructor(
+    readonly req: HttpServerRequest.HttpServerRequest,
+    readonly params: RequestContext["params"],
+    readonly query: RequestContext["query"],
+    readonly dtoType: unknown,
+    private readonly target: RouteTarget,
+    /** The request's scope: request-scoped providers and forked work end with it. */
+    readonly scope: Scope.Scope,
+    enhancers: Enhancers,
+  ) {
+    this.method = req.method;
+    this.url = req.url;
+    this.headers = req.headers;
+    this.enhancers = enhancers;
+  }
+
+  switchToHttp(): HttpArgumentsHost {
+    return this;
+  }
+
+  getType(): "http" {
+    return "http";
+  }
+
+  getClass(): Function {
+    return this.target.controller;
+  }
+
+  getHandler(): Function {
+    return this.target.handler;
+  }
+
+  getRequest(): RequestContext {
+    return this;
+  }
+
+  getResponse(): StrataResponse {
+    if (this.response === undefined) this.response = new StrataResponse();
+    return this.response;
+  }
+
+  /** The response if anything asked for it, else `undefined`. */
+  get responseIfCreated(): StrataResponse | undefined {
+    return this.response;
+  }
+
+  /** A response for an exception filter: the request's own, unless it was already sent. */
+  responseForFilter(): StrataResponse {
+    if (this.response?.sent === true) this.response = new StrataResponse();
+    return this.getResponse();
+  }
+
+  /** The request-scoped providers of this request, released when it ends. */
+  requestStore(): RequestStore {
+    if (this.store === undefined) this.store = makeRequestStore(this.scope);
+    return this.store;
+  }
+}

@@ -1,0 +1,36 @@
+import * as Effect from "effect/Effect";
+import { ForbiddenError } from "../../core/HttpError.js";
+import { fromResult, isThenable } from "../../core/UserCode.js";
+import type { CanActivate } from "../CanActivate.js";
+import type { ExecutionContext } from "../ExecutionContext.js";
+
+const forbidden = Effect.fail(new ForbiddenError());
+
+const verdict = (allowed: unknown): Effect.Effect<void, ForbiddenError> =>
+  allowed === true ? Effect.void : forbidden;
+
+/**
+ * Runs guards in order and synchronously while they answer synchronously: `undefined` when
+ * every guard allowed the request, else an Effect that fails with 403 `Forbidden` at the first
+ * guard answering anything but `true` (or with what a guard threw), and succeeds otherwise.
+ */
+export const runGuards = (
+  guards: ReadonlyArray<CanActivate>,
+  context: ExecutionContext,
+  from = 0,
+): Effect.Effect<void, unknown> | undefined => {
+  for (let i = from; i < guards.length; i++) {
+    let result: unknown;
+    try {
+      result = guards[i].canActivate(context);
+    } catch (error) {
+      return Effect.fail(error);
+    }
+    if (result === true) continue;
+    if (!Effect.isEffect(result) && !isThenable(result)) return forbidden;
+    return Effect.flatMap(fromResult(result), (allowed) =>
+      allowed === true ? (runGuards(guards, context, i + 1) ?? Effect.void) : verdict(allowed),
+    );
+  }
+  return undefined;
+};

@@ -1,0 +1,37 @@
+import * as Effect from "effect/Effect";
+import { fromResult, isThenable } from "../../core/UserCode.js";
+import type { RequestContext } from "../../http/RequestContext.js";
+import type { ArgumentMetadata, PipeTransform } from "../../pipes/PipeTransform.js";
+
+/** `true` for a result that needs awaiting: a Promise or an Effect. */
+export const isAsync = (value: unknown): boolean => Effect.isEffect(value) || isThenable(value);
+
+/**
+ * Applies pipes in order, synchronously while they answer synchronously: the result is the
+ * piped value, or an Effect once a pipe throws or returns a Promise or an Effect.
+ */
+export const applyPipes = (
+  value: unknown,
+  pipes: ReadonlyArray<PipeTransform>,
+  context: RequestContext,
+  metadata: ArgumentMetadata,
+  from = 0,
+): unknown => {
+  let current = value;
+  for (let i = from; i < pipes.length; i++) {
+    let result: unknown;
+    try {
+      result = pipes[i].transform(current, context, metadata);
+    } catch (error) {
+      return Effect.fail(error);
+    }
+    if (isAsync(result)) {
+      return Effect.flatMap(fromResult(result), (next) => {
+        const piped = applyPipes(next, pipes, context, metadata, i + 1);
+        return Effect.isEffect(piped) ? piped : Effect.succeed(piped);
+      });
+    }
+    current = result;
+  }
+  return current;
+};
