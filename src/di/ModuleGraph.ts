@@ -60,8 +60,14 @@ const isModuleImport = (entry: unknown): entry is ModuleImport =>
 const scopeOf = (cls: Function): Scope =>
   readMetadata<InjectableMetadata>(MetadataKey.injectable, cls)?.scope ?? Scope.SINGLETON;
 
-/** The tokens a class's constructor asks for: `@Inject` tokens, else emitted parameter types. */
-const constructorTokens = (cls: Type<unknown>, context: string): ReadonlyArray<InjectionToken> => {
+/**
+ * The tokens a class's constructor asks for: `@Inject` tokens, else emitted parameter types.
+ * Throws a {@link StartupError} naming the parameter when a type is missing or not injectable.
+ */
+export const constructorTokens = (
+  cls: Type<unknown>,
+  context: string,
+): ReadonlyArray<InjectionToken> => {
   const types = readMetadata<ReadonlyArray<unknown>>(MetadataKey.paramTypes, cls);
   const injected =
     readMetadata<ReadonlyMap<number, InjectionToken>>(MetadataKey.inject, cls) ?? new Map();

@@ -1,11 +1,11 @@
 import * as Effect from "effect/Effect";
 import { MetadataKey, readMetadata } from "../../decorators/metadata.js";
 import type { Injector } from "../../di/Injector.js";
-import type { ProviderNode } from "../../di/ModuleGraph.js";
+import { constructorTokens, type ProviderNode } from "../../di/ModuleGraph.js";
 import type { RequestStore } from "../../di/RequestStore.js";
 import { Scope } from "../../di/Scope.js";
 import { StartupError } from "../../di/StartupError.js";
-import { type AbstractType, type InjectionToken, tokenName } from "../../di/Token.js";
+import { type AbstractType, type InjectionToken, type Type, tokenName } from "../../di/Token.js";
 import type { PipeTransform } from "../../pipes/PipeTransform.js";
 import type { CanActivate } from "../CanActivate.js";
 import type { ExceptionFilter } from "../ExceptionFilter.js";
@@ -93,41 +93,21 @@ export const requestEnhancers = (
     pipes: Effect.forEach(refs.pipes, (list) => make(list, store)),
   });
 
-const primitives: ReadonlyArray<unknown> = [Object, Array, Function, String, Number, Boolean];
-
-/** The providers a class's constructor asks for: `@Inject` tokens, else emitted parameter types. */
+/** The providers a class's constructor asks for, looked up from the root module. */
 const constructorDependencies = (
   cls: Function,
   injector: Injector,
   where: string,
-): ReadonlyArray<ProviderNode> => {
-  const types = readMetadata<ReadonlyArray<unknown>>(MetadataKey.paramTypes, cls);
-  const injected =
-    readMetadata<ReadonlyMap<number, InjectionToken>>(MetadataKey.inject, cls) ?? new Map();
-  const count = Math.max(
-    types?.length ?? 0,
-    cls.length,
-    ...Array.from(injected.keys(), (i) => i + 1),
-  );
-  const nodes: Array<ProviderNode> = [];
-  for (let index = 0; index < count; index++) {
-    const token = injected.get(index) ?? types?.[index];
-    const parameter = `parameter #${index} of ${cls.name} (${where})`;
-    if (token === undefined || primitives.includes(token)) {
-      throw new StartupError({
-        message: `Cannot inject ${parameter}: its type is unknown at run time. Decorate ${cls.name} with @Injectable() (and compile with "emitDecoratorMetadata"), or mark the parameter with @Inject(token).`,
-      });
-    }
-    const node = injector.lookup(token as InjectionToken);
+): ReadonlyArray<ProviderNode> =>
+  constructorTokens(cls as Type<unknown>, where).map((token, index) => {
+    const node = injector.lookup(token);
     if (node === undefined) {
       throw new StartupError({
-        message: `Cannot inject ${parameter}: no provider of ${tokenName(token)} is visible in the root module. Add it to the providers of a module.`,
+        message: `Cannot inject parameter #${index} of ${cls.name} (${where}): no provider of ${tokenName(token)} is visible in the root module. Add it to the providers of a module.`,
       });
     }
-    nodes.push(node);
-  }
-  return nodes;
-};
+    return node;
+  });
 
 const startupError = (cls: Function, where: string) => (cause: unknown) =>
   cause instanceof StartupError
