@@ -1,0 +1,31 @@
+/**
+ * The callback-handler hook of the classic face.
+ *
+ * @since 0.1.0
+ */
+import type { OAuthCallbackResult } from "./OAuthResult.js";
+import type { SupportedProvider } from "./SupportedProvider.js";
+
+/**
+ * Turns an OAuth result into the application's own response, e.g. an application token and
+ * a user record. Register the class as a provider in an application module (it is resolved
+ * through dependency injection, so it may inject services) and pass it as `callbackHandler`.
+ * The built-in callback route sends what `handle` returns as JSON (or redirects to
+ * `successRedirect`); a returned `HttpServerResponse` or sent `StrataResponse` is sent as is.
+ *
+ * @example
+ * @Injectable()
+ * class IssueAppToken implements OAuthCallbackHandler {
+ *   constructor(private readonly users: UsersService) {}
+ *   async handle(result: OAuthCallbackResult, provider: SupportedProvider) {
+ *     const { user, isNew } = await this.users.upsert(provider, result.user);
+ *     return { token: this.users.sign(user), user, isNewUser: isNew };
+ *   }
+ * }
+ *
+ * @since 0.1.0
+ * @category classic
+ */
+export interface OAuthCallbackHandler<T = unknown> {
+  handle(result: OAuthCallbackResult, provider: SupportedProvider): T | Promise<T>;
+}

@@ -1,0 +1,385 @@
+/**
+ * The failures of the OAuth pipeline, one tagged error per failure. They are seen over HTTP
+ * (the built-in routes answer each with its own status and a stable `error` code), so they are
+ * `Schema.TaggedError`s. None of them carries a secret, a code, a token or an upstream body:
+ * only the provider name, a short reason from a fixed list and, at most, an HTTP status or a
+ * standard OAuth error code.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
+import * as Data from "effect/Data";
+import * as Schema from "effect/Schema";
+
+/**
+ * The standard error codes of RFC 6749 (4.1.2.1, 5.2) and OpenID Connect Core (3.1.2.6). An
+ * upstream code outside this list is reported as `other`, so nothing upstream is reflected raw.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const OAuthErrorCode = Schema.Literal(
+  "invalid_request",
+  "unauthorized_client",
+  "access_denied",
+  "unsupported_response_type",
+  "invalid_scope",
+  "server_error",
+  "temporarily_unavailable",
+  "invalid_client",
+  "invalid_grant",
+  "unsupported_grant_type",
+  "interaction_required",
+  "login_required",
+  "account_selection_required",
+  "consent_required",
+  "other",
+);
+
+/** A standard OAuth error code, or `other`. @since 0.1.0 @category errors */
+export type OAuthErrorCode = typeof OAuthErrorCode.Type;
+
+const knownCodes: ReadonlySet<string> = new Set(OAuthErrorCode.literals);
+
+/**
+ * An upstream `error` value as an {@link OAuthErrorCode}: itself when it is a standard code,
+ * `other` for anything else (never the raw text).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const toOAuthErrorCode = (value: unknown): OAuthErrorCode =>
+  typeof value === "string" && knownCodes.has(value) ? (value as OAuthErrorCode) : "other";
+
+/**
+ * The provider name in `/auth/:provider` is not one of the configured providers. 404.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UnknownProvider extends Schema.TaggedError<UnknownProvider>(
+  "strata/oauth/UnknownProvider",
+)("UnknownProvider", {}, HttpApiSchema.annotations({ status: 404 })) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 404;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "unknown_provider";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "Unknown OAuth provider";
+  }
+}
+
+/**
+ * Why a state was refused (never shown to the client: the body always says `Invalid state`).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const InvalidStateReason = Schema.Literal(
+  "missing_transaction",
+  "missing_state",
+  "state_mismatch",
+  "expired",
+  "wrong_provider",
+  "issuer_mismatch",
+  "missing_verifier",
+);
+
+/**
+ * The callback's state does not match a live transaction of this browser for this provider:
+ * no transaction cookie, a tampered, truncated, expired or already used one, a missing, empty,
+ * repeated or different `state`, another provider's transaction, or a wrong `iss`. 401
+ * `Invalid state`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidState extends Schema.TaggedError<InvalidState>("strata/oauth/InvalidState")(
+  "InvalidState",
+  { provider: Schema.String, reason: InvalidStateReason },
+  HttpApiSchema.annotations({ status: 401 }),
+) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 401;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "invalid_state";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "Invalid state";
+  }
+}
+
+/**
+ * The provider redirected back with `error=...` (the user declined, or the request was
+ * refused). Only a standard error code is kept; `error_description` is dropped. 401.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ProviderErrorResponse extends Schema.TaggedError<ProviderErrorResponse>(
+  "strata/oauth/ProviderErrorResponse",
+)(
+  "ProviderErrorResponse",
+  { provider: Schema.String, oauthError: OAuthErrorCode },
+  HttpApiSchema.annotations({ status: 401 }),
+) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 401;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "provider_error";
+  }
+  /** The public message of the response body (the standard code only, never the description). */
+  get publicMessage(): string {
+    return this.oauthError === "other"
+      ? "The provider refused the authorization"
+      : `The provider refused the authorization (${this.oauthError})`;
+  }
+}
+
+/**
+ * The token endpoint refused the code (expired, already used, wrong verifier or redirect URI,
+ * bad client credentials), or the callback carried no code. 401.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class CodeRejected extends Schema.TaggedError<CodeRejected>("strata/oauth/CodeRejected")(
+  "CodeRejected",
+  { provider: Schema.String, oauthError: OAuthErrorCode },
+  HttpApiSchema.annotations({ status: 401 }),
+) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 401;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "code_rejected";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "Authorization code rejected";
+  }
+}
+
+/**
+ * The token endpoint answered something that is not a usable token response (not JSON, no
+ * `access_token`, an unexpected error body, an ID token whose nonce does not match). 502.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TokenResponseMalformed extends Schema.TaggedError<TokenResponseMalformed>(
+  "strata/oauth/TokenResponseMalformed",
+)(
+  "TokenResponseMalformed",
+  { provider: Schema.String, status: Schema.optional(Schema.Number) },
+  HttpApiSchema.annotations({ status: 502 }),
+) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 502;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "token_response_malformed";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "The provider answered with a malformed token response";
+  }
+}
+
+/**
+ * The provider could not be reached (DNS, connection, TLS) or answered with an unexpected
+ * status (5xx and the like). 502.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ProviderUnreachable extends Schema.TaggedError<ProviderUnreachable>(
+  "strata/oauth/ProviderUnreachable",
+)(
+  "ProviderUnreachable",
+  {
+    provider: Schema.String,
+    /** The upstream status when there was an answer. */
+    status: Schema.optional(Schema.Number),
+    /** A system error code such as `ECONNREFUSED` when there was none. */
+    detail: Schema.optional(Schema.String),
+  },
+  HttpApiSchema.annotations({ status: 502 }),
+) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 502;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "provider_unreachable";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "The provider is unavailable";
+  }
+}
+
+/**
+ * An outbound call to the provider (token exchange, profile, refresh, revocation) did not
+ * complete within the configured timeout (10 s by default). 504.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ProviderTimeout extends Schema.TaggedError<ProviderTimeout>(
+  "strata/oauth/ProviderTimeout",
+)(
+  "ProviderTimeout",
+  {
+    provider: Schema.String,
+    operation: Schema.Literal("token", "profile", "refresh", "revoke"),
+  },
+  HttpApiSchema.annotations({ status: 504 }),
+) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 504;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "provider_timeout";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "The provider did not answer in time";
+  }
+}
+
+/**
+ * The profile could not be fetched or read: a non-2xx answer, a body over the size cap, or a
+ * payload that does not have the expected shape. 502.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ProfileFetchFailed extends Schema.TaggedError<ProfileFetchFailed>(
+  "strata/oauth/ProfileFetchFailed",
+)(
+  "ProfileFetchFailed",
+  {
+    provider: Schema.String,
+    reason: Schema.Literal("status", "too_large", "malformed"),
+    status: Schema.optional(Schema.Number),
+  },
+  HttpApiSchema.annotations({ status: 502 }),
+) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 502;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "profile_fetch_failed";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "Could not fetch the user profile";
+  }
+}
+
+/**
+ * A `successRedirect`/`errorRedirect` that is neither a plain relative path nor on a configured
+ * origin. 400; the value is never echoed.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class InvalidRedirect extends Schema.TaggedError<InvalidRedirect>(
+  "strata/oauth/InvalidRedirect",
+)("InvalidRedirect", { parameter: Schema.Literal("successRedirect", "errorRedirect") }) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 400;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "invalid_redirect";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "Invalid redirect";
+  }
+}
+
+/**
+ * Every failure of an OAuth callback, each with its HTTP status, stable `error` code and
+ * public message.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type OAuthError =
+  | UnknownProvider
+  | InvalidState
+  | ProviderErrorResponse
+  | CodeRejected
+  | TokenResponseMalformed
+  | ProviderUnreachable
+  | ProviderTimeout
+  | ProfileFetchFailed
+  | InvalidRedirect;
+
+/** The failures of a token request (exchange, refresh, revocation). @since 0.1.0 @category errors */
+export type TokenError =
+  | CodeRejected
+  | TokenResponseMalformed
+  | ProviderUnreachable
+  | ProviderTimeout;
+
+/** The failures of a profile fetch. @since 0.1.0 @category errors */
+export type ProfileError = ProfileFetchFailed | ProviderUnreachable | ProviderTimeout;
+
+const oauthErrorTags: ReadonlySet<string> = new Set([
+  "UnknownProvider",
+  "InvalidState",
+  "ProviderErrorResponse",
+  "CodeRejected",
+  "TokenResponseMalformed",
+  "ProviderUnreachable",
+  "ProviderTimeout",
+  "ProfileFetchFailed",
+  "InvalidRedirect",
+]);
+
+/** `true` for any {@link OAuthError}. @since 0.1.0 @category errors */
+export const isOAuthError = (u: unknown): u is OAuthError =>
+  typeof u === "object" &&
+  u !== null &&
+  "_tag" in u &&
+  typeof u._tag === "string" &&
+  oauthErrorTags.has(u._tag) &&
+  "httpStatus" in u;
+
+/**
+ * The provider has no such operation (facebook has no refresh, only google and twitter have
+ * revocation in arctic). Never seen by the built-in routes.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UnsupportedOperation extends Data.TaggedError("UnsupportedOperation")<{
+  readonly provider: string;
+  readonly operation: "refresh" | "revoke";
+}> {}

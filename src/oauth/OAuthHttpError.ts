@@ -1,0 +1,29 @@
+/**
+ * The classic face's view of an OAuth failure: an `HttpError` (so a controller that lets it
+ * escape answers with the right status in the standard shape) that keeps the tagged error.
+ *
+ * @since 0.1.0
+ */
+import { HttpError } from "../core/HttpError.js";
+import type { OAuthError } from "./OAuthError.js";
+
+/**
+ * An OAuth failure thrown by `OAuthService`: status and public message of the tagged error
+ * in `reason`, and its stable code in `error` (`invalid_state`, `code_rejected`, ...).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class OAuthHttpError extends HttpError {
+  override readonly _tag: string = "OAuthHttpError";
+  /** The stable error code. */
+  readonly error: string;
+  /** The tagged error of the pipeline. */
+  readonly reason: OAuthError;
+
+  constructor(reason: OAuthError) {
+    super(reason.httpStatus, reason.publicMessage);
+    this.error = reason.code;
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * `OAuthModule.forRoot(...)`: the classic face. It provides and exports `OAuthService`, and
+ * contributes the built-in routes (unless `routes: false`) to the app.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect";
+import { ROUTE_CONTRIBUTOR, type RouteContributor } from "../core/StrataApp.js";
+import { fromUserCode } from "../core/UserCode.js";
+import { type DynamicModule, Module } from "../decorators/Module.js";
+import type { Injector } from "../di/Injector.js";
+import type { ProviderNode } from "../di/ModuleGraph.js";
+import { makeRequestStore } from "../di/RequestStore.js";
+import { Scope } from "../di/Scope.js";
+import { StartupError } from "../di/StartupError.js";
+import type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
+import type { OAuthModuleOptions } from "./OAuthModuleOptions.js";
+import { toCallbackResult } from "./OAuthResult.js";
+import { routes } from "./OAuthRoutes.js";
+import { type HandlerRunner, OAuthRuntime } from "./OAuthRuntime.js";
+import { OAuthService } from "./OAuthService.js";
+
+type ContributedRoute = Effect.Effect.Success<ReturnType<RouteContributor>>[number];
+
+/** Runs a call on the handler: a singleton directly, a request-scoped one created and released around it. */
+const handlerRunner =
+  (injector: Injector, node: ProviderNode): HandlerRunner =>
+  (call) =>
+    node.scope === Scope.REQUEST
+      ? Effect.scoped(
+          Effect.flatMap(Effect.scope, (scope) =>
+            Effect.flatMap(injector.instance(node, makeRequestStore(scope)), (handler) =>
+              fromUserCode(() => call(handler as OAuthCallbackHandler)),
+            ),
+          ),
+        )
+      : Effect.flatMap(injector.instance(node, undefined), (handler) =>
+          fromUserCode(() => call(handler as OAuthCallbackHandler)),
+        );
+
+/** Resolves the callback handler through the app's DI, then compiles the built-in routes. */
+const contributor =
+  (runtime: OAuthRuntime): RouteContributor =>
+  (injector) =>
+    Effect.gen(function* () {
+      const { options } = runtime;
+      if (options.callbackHandler !== undefined) {
+        const node = injector.lookup(options.callbackHandler);
+        if (node === undefined) {
+          return yield* new StartupError({
+            message: `OAuthModule: the callbackHandler ${options.callbackHandler.name} is not a provider of any module. Add it to the providers of a module.`,
+          });
+        }
+        runtime.handler = handlerRunner(injector, node);
+      }
+      if (options.routes === false) return [];
+      const handler = runtime.handler;
+      const list = yield* Effect.provide(
+        routes({
+          ...options.routes,
+          ...(handler === undefined
+            ? {}
+            : {
+                onSuccess: (session, provider) =>
+                  handler((h) => h.handle(toCallbackResult(session), provider)),
+              }),
+        }),
+        runtime.context,
+      ).pipe(
+        Effect.mapError(
+          (error) => new StartupError({ message: `OAuthModule: ${error.message}`, cause: error }),
+        ),
+      );
+      return list.map(
+        (route, index): ContributedRoute => ({
+          route: route as ContributedRoute["route"],
+          handlers: [
+            {
+              method: route.method,
+              path: route.path,
+              controller: "OAuthModule",
+              handler: index === 0 ? "authorize" : "callback",
+            },
+          ],
+        }),
+      );
+    });
+
+/**
+ * OAuth 2.0 social login for the classic face.
+ *
+ * @example
+ * @Module({
+ *   imports: [
+ *     OAuthModule.forRoot({
+ *       providers: { github: { clientId, clientSecret, redirectUri } },
+ *       callbackHandler: IssueAppToken,
+ *     }),
+ *   ],
+ *   providers: [IssueAppToken, UsersService],
+ * })
+ * class AppModule {}
+ *
+ * @since 0.1.0
+ * @category classic
+ */
+@Module({})
+export class OAuthModule {
+  /**
+   * The module configured with `options`: it exports {@link OAuthService} and serves
+   * `GET /auth/:provider` and `GET /auth/:provider/callback` (unless `routes: false`).
+   */
+  static forRoot(options: OAuthModuleOptions): DynamicModule {
+    return {
+      module: OAuthModule,
+      global: options.global === true,
+      providers: [
+        { token: OAuthRuntime, useFactory: () => OAuthRuntime.make(options) },
+        {
+          token: OAuthService,
+          useFactory: (runtime: OAuthRuntime) => new OAuthService(runtime),
+          inject: [OAuthRuntime],
+        },
+        {
+          token: ROUTE_CONTRIBUTOR,
+          useFactory: (runtime: OAuthRuntime) => contributor(runtime),
+          inject: [OAuthRuntime],
+        },
+      ],
+      exports: [OAuthService],
+    };
+  }
+}

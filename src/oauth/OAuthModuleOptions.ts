@@ -1,0 +1,51 @@
+/**
+ * The options of `OAuthModule.forRoot`.
+ *
+ * @since 0.1.0
+ */
+import type * as Duration from "effect/Duration";
+import type { Type } from "../di/Token.js";
+import type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
+import type { OAuthProvidersConfig, Secret } from "./OAuthConfig.js";
+import type { OAuthRoutesOptions } from "./OAuthRoutes.js";
+import type { SupportedProvider } from "./SupportedProvider.js";
+
+/**
+ * What `OAuthModule.forRoot` takes: the spec's `providers`, `callbackHandler` and
+ * `defaultScopes`, plus Strata's settings for the built-in routes and outbound calls.
+ *
+ * @since 0.1.0
+ * @category classic
+ */
+export interface OAuthModuleOptions {
+  /** Per-provider configuration; only the configured providers are served. */
+  readonly providers: OAuthProvidersConfig;
+  /**
+   * Called by the built-in callback route (and `executeCallback`) after a successful
+   * callback. The class must be a provider of some module of the app; it is resolved through
+   * dependency injection.
+   */
+  readonly callbackHandler?: Type<OAuthCallbackHandler>;
+  /** Replaces a provider's default scopes (the full list). */
+  readonly defaultScopes?: { readonly [P in SupportedProvider]?: ReadonlyArray<string> };
+  /** The built-in routes' options, or `false` to serve no routes (custom flows only). */
+  readonly routes?: false | Omit<OAuthRoutesOptions, "onSuccess">;
+  /**
+   * The secret the transaction cookie is sealed with (at least 32 characters). Without it, a
+   * random per-process key is used and a warning logged (single instance only).
+   */
+  readonly sealingKey?: Secret;
+  /**
+   * Where transactions wait for their callback: `"cookie"` (default, sealed in the cookie,
+   * single-use within the process) or `"memory"` (server-side in this process).
+   */
+  readonly transactionStore?: "cookie" | "memory";
+  /** Timeout of every outbound provider call, token exchange included (default 10 s). */
+  readonly timeout?: Duration.DurationInput;
+  /** Largest profile response read, in bytes (default 1 MB). */
+  readonly maxProfileBytes?: number;
+  /** The `User-Agent` of profile requests. */
+  readonly userAgent?: string;
+  /** Makes `OAuthService` visible to every module of the app. */
+  readonly global?: boolean;
+}

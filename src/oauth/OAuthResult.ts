@@ -1,0 +1,86 @@
+/**
+ * What a successful OAuth callback yields: provider tokens and the user's profile, in the
+ * Effect shape (tokens `Redacted`) and in the classic shape of the spec (plain strings).
+ *
+ * @since 0.1.0
+ */
+import * as Redacted from "effect/Redacted";
+import type { SupportedProvider } from "./SupportedProvider.js";
+
+/**
+ * The user's profile as every provider maps it. `email` is absent for `twitter` and whenever
+ * the provider has no verified address; `name` and `picture` may be absent too.
+ *
+ * @since 0.1.0
+ * @category results
+ */
+export interface OAuthUser {
+  /** The provider's stable user id, as a string. */
+  readonly id: string;
+  readonly email?: string;
+  readonly name?: string;
+  /** A URL of the user's picture. */
+  readonly picture?: string;
+}
+
+/**
+ * Provider tokens, kept `Redacted` so that logging them prints `<redacted>`.
+ *
+ * @since 0.1.0
+ * @category results
+ */
+export interface OAuthTokens {
+  readonly accessToken: Redacted.Redacted<string>;
+  /** Present when the provider issued one (twitter: with the `offline.access` scope). */
+  readonly refreshToken?: Redacted.Redacted<string>;
+  /** Present only when the provider sent an expiry (GitHub OAuth Apps do not). */
+  readonly expiresAt?: Date;
+  /** The OpenID Connect ID token (google, microsoft). */
+  readonly idToken?: Redacted.Redacted<string>;
+  /** The granted scopes, when the provider lists them. */
+  readonly scopes?: ReadonlyArray<string>;
+}
+
+/**
+ * The outcome of a successful callback on the Effect face: provider, tokens and profile.
+ *
+ * @since 0.1.0
+ * @category results
+ */
+export interface OAuthSession {
+  readonly provider: SupportedProvider;
+  readonly tokens: OAuthTokens;
+  readonly user: OAuthUser;
+}
+
+/**
+ * The callback result of the spec (`handleCallback`, the built-in route's JSON body and the
+ * callback handler's argument): plain token strings, `expiresAt` only when known.
+ *
+ * @since 0.1.0
+ * @category results
+ */
+export interface OAuthCallbackResult {
+  readonly accessToken: string;
+  readonly refreshToken?: string;
+  readonly expiresAt?: Date;
+  readonly user: OAuthUser;
+}
+
+/**
+ * The classic callback result of a session: tokens revealed, absent fields left out.
+ *
+ * @since 0.1.0
+ * @category results
+ */
+export const toCallbackResult = (session: OAuthSession): OAuthCallbackResult => {
+  const { tokens } = session;
+  return {
+    accessToken: Redacted.value(tokens.accessToken),
+    ...(tokens.refreshToken === undefined
+      ? {}
+      : { refreshToken: Redacted.value(tokens.refreshToken) }),
+    ...(tokens.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
+    user: session.user,
+  };
+};

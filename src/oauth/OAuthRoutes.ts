@@ -1,0 +1,318 @@
+/**
+ * The built-in routes, as `HttpLayerRouter` routes both faces mount:
+ *
+ * - `GET /auth/:provider` starts an authorization: a 302 to the provider, the transaction in
+ *   the transaction cookie.
+ * - `GET /auth/:provider/callback` completes it: the callback result as JSON, the handler's
+ *   value or response, or a redirect to the validated `successRedirect` / `errorRedirect`.
+ *
+ * Statuses: unknown provider 404; missing, invalid, expired or replayed state 401
+ * `Invalid state`; provider `error=` 401; code rejected 401; provider unreachable, 5xx or
+ * malformed 502; provider too slow 504; a bad redirect parameter 400. Bodies have the standard
+ * shape plus a stable `error` code. Every response carries `Cache-Control: no-store` and
+ * `Referrer-Policy: no-referrer`; every callback outcome clears the transaction cookie.
+ *
+ * @since 0.1.0
+ */
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Either from "effect/Either";
+import type * as Layer from "effect/Layer";
+import * as Option from "effect/Option";
+import { causeToResponse } from "../core/ErrorResponse.js";
+import { StrataResponse } from "../http/StrataResponse.js";
+import { OAuth } from "./OAuth.js";
+import { InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
+import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js";
+import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
+import type { TransactionRedirects } from "./OAuthTransaction.js";
+import { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
+import type { SupportedProvider } from "./SupportedProvider.js";
+import {
+  clearTransactionCookie,
+  readTransactionCookie,
+  setTransactionCookie,
+} from "./TransactionCookie.js";
+import { TransactionStore } from "./TransactionStore.js";
+
+/**
+ * What runs after a successful callback. Its value is sent as JSON (or the browser goes to
+ * `successRedirect` when one was given); a platform `HttpServerResponse` or a sent
+ * `StrataResponse` is sent as is (for instance a session cookie and a redirect).
+ *
+ * @since 0.1.0
+ * @category routes
+ */
+export type OAuthSuccessHandler<R = never> = (
+  session: OAuthSession,
+  provider: SupportedProvider,
+) => Effect.Effect<unknown, unknown, R>;
+
+/**
+ * Options of the built-in routes.
+ *
+ * @since 0.1.0
+ * @category routes
+ */
+export interface OAuthRoutesOptions<R = never> {
+  /** Where the routes live (default `/auth`: `/auth/:provider`, `/auth/:provider/callback`). */
+  readonly path?: `/${string}`;
+  /** Origins an absolute `successRedirect`/`errorRedirect` may point to (relative paths always may). */
+  readonly allowedRedirectOrigins?: ReadonlyArray<string>;
+  /**
+   * `Secure` and the `__Host-` prefix on the transaction cookie. `"auto"` (default): when the
+   * provider's configured redirect URI is https.
+   */
+  readonly secureCookie?: boolean | "auto";
+  /** Ask for refresh tokens (all providers, or those listed). */
+  readonly offline?: boolean | ReadonlyArray<SupportedProvider>;
+  /** Runs after a successful callback, before responding. */
+  readonly onSuccess?: OAuthSuccessHandler<R>;
+}
+
+/** The stable `error` code of a failing callback handler. @since 0.1.0 @category routes */
+export const HANDLER_FAILED = "callback_handler_failed";
+
+const securityHeaders = {
+  "cache-control": "no-store",
+  "referrer-policy": "no-referrer",
+} as const;
+
+const secured = (response: HttpServerResponse.HttpServerResponse) =>
+  HttpServerResponse.setHeaders(response, securityHeaders);
+
+/** The JSON error of an {@link OAuthError}: the standard shape plus a stable `error` code. */
+const oauthErrorResponse = (error: OAuthError) =>
+  HttpServerResponse.unsafeJson(
+    { statusCode: error.httpStatus, message: error.publicMessage, error: error.code },
+    { status: error.httpStatus },
+  );
+
+/** The safe fields of an error for the log: tags, names, statuses, standard codes. */
+const logFields = (error: OAuthError): Record<string, unknown> => {
+  const fields: Record<string, unknown> = { error: error.code };
+  for (const key of ["provider", "reason", "status", "oauthError", "detail", "operation"]) {
+    const value = (error as unknown as Record<string, unknown>)[key];
+    if (value !== undefined) fields[key] = value;
+  }
+  return fields;
+};
+
+const logFailure = (error: OAuthError, provider: SupportedProvider) =>
+  Effect.logWarning("OAuth callback failed").pipe(
+    Effect.annotateLogs({ provider, ...logFields(error) }),
+  );
+
+/** Own properties only: `__proto__` and friends of a parsed query are never read. */
+const queryParam = (
+  query: Readonly<Record<string, string | ReadonlyArray<string>>>,
+  name: string,
+): unknown => (Object.hasOwn(query, name) ? query[name] : undefined);
+
+/** Reads and validates the redirect parameters of a query. */
+const queryRedirects = (
+  query: Readonly<Record<string, string | ReadonlyArray<string>>>,
+  origins: ReadonlySet<string>,
+): Either.Either<TransactionRedirects, InvalidRedirect> => {
+  const success = validateRedirect(queryParam(query, "successRedirect"), origins);
+  if (Either.isLeft(success)) {
+    return Either.left(new InvalidRedirect({ parameter: "successRedirect" }));
+  }
+  const error = validateRedirect(queryParam(query, "errorRedirect"), origins);
+  if (Either.isLeft(error)) return Either.left(new InvalidRedirect({ parameter: "errorRedirect" }));
+  return Either.right({
+    ...(Option.isSome(success.right) ? { success: success.right.value } : {}),
+    ...(Option.isSome(error.right) ? { error: error.right.value } : {}),
+  });
+};
+
+/**
+ * The two routes, with the services they use captured (so they can be added to any router).
+ *
+ * @since 0.1.0
+ * @category routes
+ */
+export const routes = <R = never>(
+  options: OAuthRoutesOptions<R> = {},
+): Effect.Effect<
+  ReadonlyArray<HttpLayerRouter.Route<never, never>>,
+  OAuthConfigError,
+  OAuth | TransactionStore | R
+> =>
+  Effect.gen(function* () {
+    const oauth = yield* OAuth;
+    const store = yield* TransactionStore;
+    const context = yield* Effect.context<R>();
+    const origins = yield* Effect.try({
+      try: () => normaliseOrigins(options.allowedRedirectOrigins),
+      catch: (error) =>
+        new OAuthConfigError({
+          message: error instanceof Error ? error.message : "Invalid redirect origin",
+        }),
+    });
+    const base = options.path ?? "/auth";
+    const isSecure = (provider: OAuthProviderService) =>
+      options.secureCookie === undefined || options.secureCookie === "auto"
+        ? provider.redirectUri.startsWith("https:")
+        : options.secureCookie;
+    const wantsOffline = (provider: SupportedProvider) =>
+      options.offline === true ||
+      (Array.isArray(options.offline) && options.offline.includes(provider));
+
+    /** The configured provider named by the path; `None` for any other name. */
+    const providerFromPath = Effect.flatMap(HttpLayerRouter.params, (params) =>
+      Effect.option(oauth.provider(params.provider ?? "")),
+    );
+    const unknownProvider = secured(oauthErrorResponse(new UnknownProvider()));
+
+    const authorize = Effect.gen(function* () {
+      const provider = yield* providerFromPath;
+      if (Option.isNone(provider)) return unknownProvider;
+      const p = provider.value;
+      const query = yield* HttpServerRequest.ParsedSearchParams;
+      const redirects = queryRedirects(query, origins);
+      if (Either.isLeft(redirects)) return secured(oauthErrorResponse(redirects.left));
+      const authorization = yield* oauth.authorize(p.name, {
+        redirects: redirects.right,
+        offline: wantsOffline(p.name),
+      });
+      const cookie = yield* store.save(authorization.transaction);
+      return setTransactionCookie(
+        secured(HttpServerResponse.redirect(authorization.url, { status: 302 })),
+        cookie,
+        isSecure(p),
+      );
+    }).pipe(
+      Effect.catchAllCause((cause) => Effect.map(causeToResponse(cause), secured)),
+      Effect.withSpan("OAuthRoutes.authorize"),
+    );
+
+    const respondSuccess = (session: OAuthSession, redirects: TransactionRedirects) =>
+      Effect.gen(function* () {
+        if (options.onSuccess === undefined) {
+          return redirects.success === undefined
+            ? HttpServerResponse.unsafeJson(toCallbackResult(session))
+            : HttpServerResponse.redirect(redirects.success, { status: 302 });
+        }
+        const value = yield* Effect.provide(options.onSuccess(session, session.provider), context);
+        if (HttpServerResponse.isServerResponse(value)) return value;
+        if (value instanceof StrataResponse) {
+          if (!value.sent) {
+            return yield* Effect.dieMessage(
+              "The OAuth callback handler returned a StrataResponse it did not send",
+            );
+          }
+          return yield* value.response;
+        }
+        if (redirects.success !== undefined) {
+          return HttpServerResponse.redirect(redirects.success, { status: 302 });
+        }
+        return value === undefined
+          ? HttpServerResponse.empty({ status: 204 })
+          : HttpServerResponse.unsafeJson(value);
+      });
+
+    const callback = Effect.gen(function* () {
+      const provider = yield* providerFromPath;
+      // No cookie is touched for a name that is not a provider (SECURITY.md 16).
+      if (Option.isNone(provider)) return unknownProvider;
+      const p = provider.value;
+      const secure = isSecure(p);
+      const request = yield* HttpServerRequest.HttpServerRequest;
+      const query = yield* HttpServerRequest.ParsedSearchParams;
+      const fromQuery = queryRedirects(query, origins);
+      // The transaction is consumed first, whatever happens next (SECURITY.md 3).
+      const cookie = readTransactionCookie(request, secure);
+      const transaction = Option.isNone(cookie) ? Option.none() : yield* store.take(cookie.value);
+      const finish = (response: HttpServerResponse.HttpServerResponse) =>
+        clearTransactionCookie(secured(response), secure);
+
+      if (Either.isLeft(fromQuery)) {
+        yield* logFailure(fromQuery.left, p.name);
+        return finish(oauthErrorResponse(fromQuery.left));
+      }
+      // Redirects stored at the start win; those of the callback's query are the fallback.
+      const stored: TransactionRedirects = Option.match(transaction, {
+        onNone: () => ({}),
+        onSome: (tx) => tx.redirects,
+      });
+      const redirects: TransactionRedirects = {
+        ...(fromQuery.right.success === undefined ? {} : { success: fromQuery.right.success }),
+        ...(fromQuery.right.error === undefined ? {} : { error: fromQuery.right.error }),
+        ...(stored.success === undefined ? {} : { success: stored.success }),
+        ...(stored.error === undefined ? {} : { error: stored.error }),
+      };
+      const failWith = (code: string, response: HttpServerResponse.HttpServerResponse) =>
+        finish(
+          redirects.error === undefined
+            ? response
+            : HttpServerResponse.redirect(withErrorCode(redirects.error, code), { status: 302 }),
+        );
+
+      const outcome = yield* Effect.either(
+        oauth.callback(
+          p.name,
+          {
+            state: queryParam(query, "state"),
+            code: queryParam(query, "code"),
+            iss: queryParam(query, "iss"),
+            error: queryParam(query, "error"),
+          },
+          transaction,
+        ),
+      );
+      if (Either.isLeft(outcome)) {
+        yield* logFailure(outcome.left, p.name);
+        return failWith(outcome.left.code, oauthErrorResponse(outcome.left));
+      }
+      return yield* respondSuccess(outcome.right, redirects).pipe(
+        Effect.map(finish),
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.interrupt
+            : Effect.zipRight(
+                redirects.error === undefined
+                  ? Effect.void
+                  : Effect.logError("OAuth callback handler failed", cause),
+                Effect.map(causeToResponse(cause), (response) =>
+                  failWith(HANDLER_FAILED, response),
+                ),
+              ),
+        ),
+      );
+    }).pipe(
+      Effect.catchAllCause((cause) => Effect.map(causeToResponse(cause), secured)),
+      Effect.withSpan("OAuthRoutes.callback"),
+    );
+
+    return [
+      HttpLayerRouter.route("GET", `${base}/:provider`, authorize),
+      HttpLayerRouter.route("GET", `${base}/:provider/callback`, callback),
+    ] as ReadonlyArray<HttpLayerRouter.Route<never, never>>;
+  });
+
+/**
+ * The built-in routes as a Layer for `HttpLayerRouter` (the Effect face).
+ *
+ * @example
+ * const Routes = OAuthRoutes.layer({ onSuccess: (session) => issueAppToken(session) });
+ * StrataServer.serve(Routes).pipe(Layer.provide(OAuthLive), ...);
+ *
+ * @since 0.1.0
+ * @category routes
+ */
+export const layer = <R = never>(
+  options: OAuthRoutesOptions<R> = {},
+): Layer.Layer<
+  never,
+  OAuthConfigError,
+  HttpLayerRouter.HttpRouter | OAuth | TransactionStore | R
+> =>
+  HttpLayerRouter.addAll(routes(options)) as Layer.Layer<
+    never,
+    OAuthConfigError,
+    HttpLayerRouter.HttpRouter | OAuth | TransactionStore | R
+  >;

@@ -1,0 +1,164 @@
+/**
+ * The classic face of the pipeline: an injectable service with the spec's operations. Its
+ * methods are the facade boundary where Effects run.
+ *
+ * @since 0.1.0
+ */
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Redacted from "effect/Redacted";
+import { InvalidState, isOAuthError } from "./OAuthError.js";
+import { OAuthHttpError } from "./OAuthHttpError.js";
+import { type OAuthCallbackResult, toCallbackResult } from "./OAuthResult.js";
+import type { OAuthRuntime } from "./OAuthRuntime.js";
+import { validateState } from "./StateCheck.js";
+import type { SupportedProvider } from "./SupportedProvider.js";
+
+/**
+ * What `getAuthorizationUrl` returns. Store `state` and `codeVerifier` (httpOnly, SameSite
+ * cookies recommended) and send the browser to `url`.
+ *
+ * @since 0.1.0
+ * @category classic
+ */
+export interface AuthorizationResult {
+  readonly url: string;
+  readonly state: string;
+  /** The PKCE verifier: present for google, microsoft and twitter, absent for the others. */
+  readonly codeVerifier?: string;
+}
+
+/**
+ * Refreshed provider tokens.
+ *
+ * @since 0.1.0
+ * @category classic
+ */
+export interface RefreshedTokens {
+  readonly accessToken: string;
+  readonly refreshToken?: string;
+  readonly expiresAt?: Date;
+}
+
+/** The value of an exit, or the failure thrown: OAuth failures as {@link OAuthHttpError}s. */
+const unwrap = <A>(exit: Exit.Exit<A, unknown>): A => {
+  if (Exit.isSuccess(exit)) return exit.value;
+  const failure = Cause.failureOption(exit.cause);
+  if (failure._tag === "Some" && isOAuthError(failure.value)) {
+    throw new OAuthHttpError(failure.value);
+  }
+  throw Cause.squash(exit.cause);
+};
+
+/**
+ * OAuth 2.0 social login for the classic face (exported by `OAuthModule.forRoot`). Failures
+ * are thrown as {@link OAuthHttpError}s: an `HttpError` with the status the built-in routes
+ * use (404 unknown provider, 401 invalid state or rejected code, 502/504 provider trouble).
+ *
+ * @since 0.1.0
+ * @category classic
+ */
+export class OAuthService {
+  constructor(private readonly runtime: OAuthRuntime) {}
+
+  /** The configured providers. */
+  get providers(): ReadonlyArray<SupportedProvider> {
+    return this.runtime.oauth.providers;
+  }
+
+  /**
+   * Builds the authorization URL of `provider` with a fresh state (or the caller's `state`),
+   * a PKCE verifier where the provider takes PKCE, and `scopes` (default: the provider's
+   * default scopes).
+   */
+  getAuthorizationUrl(
+    provider: SupportedProvider,
+    state?: string,
+    scopes?: ReadonlyArray<string>,
+  ): AuthorizationResult {
+    const authorization = unwrap(
+      Effect.runSyncExit(
+        this.runtime.oauth.authorize(provider, {
+          ...(state === undefined ? {} : { state }),
+          ...(scopes === undefined ? {} : { scopes }),
+        }),
+      ),
+    );
+    return {
+      url: authorization.url,
+      state: authorization.state,
+      ...(authorization.codeVerifier === undefined
+        ? {}
+        : { codeVerifier: authorization.codeVerifier }),
+    };
+  }
+
+  /**
+   * Exchanges `code` for tokens and fetches the profile. Check `state` against the stored one
+   * with {@link OAuthService.validateState} first; here it must only be present. PKCE
+   * providers need the stored `codeVerifier`.
+   */
+  async handleCallback(
+    provider: SupportedProvider,
+    code: string,
+    state: string,
+    codeVerifier?: string,
+  ): Promise<OAuthCallbackResult> {
+    const oauth = this.runtime.oauth;
+    const run =
+      typeof state !== "string" || state === ""
+        ? Effect.fail(new InvalidState({ provider: String(provider), reason: "missing_state" }))
+        : oauth.exchange(provider, {
+            code,
+            ...(codeVerifier === undefined ? {} : { codeVerifier }),
+          });
+    return toCallbackResult(unwrap(await Effect.runPromiseExit(run)));
+  }
+
+  /** `true` when the received state equals the stored one (constant-time; see `validateState`). */
+  validateState(received: unknown, stored: unknown): boolean {
+    return validateState(received, stored);
+  }
+
+  /**
+   * Runs the configured callback handler on `result` and returns its value (the result
+   * itself when no handler is configured).
+   */
+  async executeCallback(
+    result: OAuthCallbackResult,
+    provider: SupportedProvider,
+  ): Promise<unknown> {
+    const handler = this.runtime.handler;
+    if (this.runtime.options.callbackHandler === undefined) return result;
+    if (handler === undefined) {
+      throw new Error("OAuthService.executeCallback: the app is not initialised yet");
+    }
+    return unwrap(await Effect.runPromiseExit(handler((h) => h.handle(result, provider))));
+  }
+
+  /** Refreshes an access token (google, microsoft, github apps, twitter). */
+  async refreshToken(
+    provider: SupportedProvider,
+    refreshToken: string,
+    scopes?: ReadonlyArray<string>,
+  ): Promise<RefreshedTokens> {
+    const tokens = unwrap(
+      await Effect.runPromiseExit(
+        this.runtime.oauth.refresh(provider, Redacted.make(refreshToken), scopes),
+      ),
+    );
+    return {
+      accessToken: Redacted.value(tokens.accessToken),
+      ...(tokens.refreshToken === undefined
+        ? {}
+        : { refreshToken: Redacted.value(tokens.refreshToken) }),
+      ...(tokens.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
+    };
+  }
+
+  /** Revokes a token (google, twitter). */
+  async revokeToken(provider: SupportedProvider, token: string): Promise<void> {
+    unwrap(await Effect.runPromiseExit(this.runtime.oauth.revoke(provider, Redacted.make(token))));
+  }
+}

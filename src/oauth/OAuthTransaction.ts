@@ -1,0 +1,45 @@
+/**
+ * The OAuth transaction: what the built-in routes keep between `/auth/:provider` and its
+ * callback, bound to the browser by a cookie.
+ *
+ * @since 0.1.0
+ */
+import * as Duration from "effect/Duration";
+import * as Schema from "effect/Schema";
+import { supportedProviders } from "./SupportedProvider.js";
+
+/** How long a transaction lives: 10 minutes. @since 0.1.0 @category transaction */
+export const TRANSACTION_TTL: Duration.Duration = Duration.minutes(10);
+
+/**
+ * Where the browser goes after the callback, validated when the transaction was started.
+ *
+ * @since 0.1.0
+ * @category transaction
+ */
+export const TransactionRedirects = Schema.Struct({
+  success: Schema.optional(Schema.String),
+  error: Schema.optional(Schema.String),
+});
+
+/** Validated `successRedirect` / `errorRedirect`. @since 0.1.0 @category transaction */
+export type TransactionRedirects = typeof TransactionRedirects.Type;
+
+/**
+ * One authorization in flight: provider, state, PKCE verifier, OpenID nonce, redirects and
+ * expiry (epoch milliseconds).
+ *
+ * @since 0.1.0
+ * @category transaction
+ */
+export const OAuthTransaction = Schema.Struct({
+  provider: Schema.Literal(...supportedProviders),
+  state: Schema.String,
+  codeVerifier: Schema.optional(Schema.String),
+  nonce: Schema.optional(Schema.String),
+  redirects: TransactionRedirects,
+  expiry: Schema.Number,
+});
+
+/** An OAuth transaction. @since 0.1.0 @category transaction */
+export type OAuthTransaction = typeof OAuthTransaction.Type;

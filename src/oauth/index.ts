@@ -1,0 +1,112 @@
+/**
+ * `strata/oauth`: OAuth 2.0 social login for google, microsoft, github, facebook and twitter,
+ * on arctic, as a composable Effect pipeline (`OAuth`, `OAuthRoutes`, provider Layers) and as
+ * a classic module (`OAuthModule.forRoot`, `OAuthService`, `OAuthCallbackHandler`).
+ *
+ * @since 0.1.0
+ */
+import "reflect-metadata";
+
+export {
+  type Authorization,
+  type AuthorizeOptions,
+  type CallbackError,
+  nonceHash,
+  OAuth,
+  type OAuthService as OAuthPipeline,
+} from "./OAuth.js";
+export type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
+export {
+  type ClientCredentials,
+  configuredProviders,
+  type FacebookConfig,
+  fromEnv as oauthConfigFromEnv,
+  type GitHubConfig,
+  type GoogleConfig,
+  type MicrosoftConfig,
+  type OAuthConfig,
+  type OAuthProvidersConfig,
+  type Secret,
+  type TwitterConfig,
+  toRedacted,
+} from "./OAuthConfig.js";
+export * from "./OAuthError.js";
+export {
+  clearFlowCookie,
+  flowCookie,
+  OAUTH_FLOW_COOKIE,
+  readFlowCookie,
+  type StoredFlow,
+} from "./OAuthFlowCookie.js";
+export { OAuthHttpError } from "./OAuthHttpError.js";
+export { OAuthModule } from "./OAuthModule.js";
+export type { OAuthModuleOptions } from "./OAuthModuleOptions.js";
+export {
+  type AuthorizationRequest,
+  type CodeExchange,
+  DEFAULT_MAX_PROFILE_BYTES,
+  DEFAULT_TIMEOUT,
+  DEFAULT_USER_AGENT,
+  OAuthConfigError,
+  OAuthProvider,
+  type OAuthProviderService,
+  type ProviderSettings,
+  type ResolvedProviderSettings,
+  resolveSettings,
+} from "./OAuthProvider.js";
+export {
+  OAuthProviders,
+  type OAuthProvidersService,
+  type ProviderLayers,
+} from "./OAuthProviders.js";
+export {
+  type OAuthCallbackResult,
+  type OAuthSession,
+  type OAuthTokens,
+  type OAuthUser,
+  toCallbackResult,
+} from "./OAuthResult.js";
+export type { OAuthRoutesOptions, OAuthSuccessHandler } from "./OAuthRoutes.js";
+export * as OAuthRoutes from "./OAuthRoutes.js";
+export { OAuthRuntime } from "./OAuthRuntime.js";
+export { type AuthorizationResult, OAuthService, type RefreshedTokens } from "./OAuthService.js";
+export { OAuthStateGuard, requireOAuthState } from "./OAuthStateGuard.js";
+export {
+  OAuthTransaction,
+  TRANSACTION_TTL,
+  TransactionRedirects,
+} from "./OAuthTransaction.js";
+export * as FacebookProvider from "./providers/facebook.js";
+export * as GitHubProvider from "./providers/github.js";
+export * as GoogleProvider from "./providers/google.js";
+export * as MicrosoftProvider from "./providers/microsoft.js";
+export * as TwitterProvider from "./providers/twitter.js";
+export { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
+export { randomToken, SecureRandom, type SecureRandomService } from "./SecureRandom.js";
+export { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
+export {
+  defaultScopes,
+  isSupportedProvider,
+  type SupportedProvider,
+  supportedProviders,
+  usesPkce,
+} from "./SupportedProvider.js";
+export {
+  COOKIE_NAME,
+  clearTransactionCookie,
+  cookieName,
+  readTransactionCookie,
+  SECURE_COOKIE_NAME,
+  setTransactionCookie,
+} from "./TransactionCookie.js";
+export {
+  MIN_SEALING_KEY_LENGTH,
+  makeSealer,
+  TransactionSealer,
+  type TransactionSealerService,
+} from "./TransactionSealer.js";
+export {
+  TransactionStore,
+  TransactionStoreError,
+  type TransactionStoreService,
+} from "./TransactionStore.js";

@@ -1,0 +1,140 @@
+/**
+ * `github`: arctic's `GitHub` (no PKCE); the profile is `/user` plus the primary verified
+ * address of `/user/emails`.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient";
+import { GitHub } from "arctic";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Redacted from "effect/Redacted";
+import * as Schema from "effect/Schema";
+import { type GitHubConfig, toRedacted, validateClient } from "../OAuthConfig.js";
+import {
+  type OAuthConfigError,
+  OAuthProvider,
+  type ProviderSettings,
+  resolveSettings,
+} from "../OAuthProvider.js";
+import {
+  decodeProfile,
+  getJson,
+  getProfile,
+  profileOptions,
+  statusFailure,
+  toUser,
+} from "./profileRequest.js";
+import { tokenRequest } from "./tokenRequest.js";
+
+/** GitHub's REST API root. @since 0.1.0 */
+export const apiBase = "https://api.github.com";
+
+const apiHeaders = {
+  accept: "application/vnd.github+json",
+  "x-github-api-version": "2022-11-28",
+};
+
+const User = Schema.Struct({
+  id: Schema.Union(Schema.Number, Schema.String),
+  login: Schema.String,
+  name: Schema.optional(Schema.NullOr(Schema.String)),
+  avatar_url: Schema.optional(Schema.NullOr(Schema.String)),
+});
+
+const Emails = Schema.Array(
+  Schema.Struct({
+    email: Schema.String,
+    primary: Schema.optional(Schema.NullOr(Schema.Boolean)),
+    verified: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  }),
+);
+
+/**
+ * The live `github` provider. `name` falls back to the login; `email` is the primary
+ * address only when GitHub marks it verified (absent when the `user:email` scope was not
+ * granted). GitHub OAuth Apps send no expiry, so `expiresAt` is then absent.
+ *
+ * @since 0.1.0
+ * @category providers
+ */
+export const make = (
+  config: GitHubConfig,
+  settings?: ProviderSettings,
+): Effect.Effect<typeof OAuthProvider.Service, OAuthConfigError, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
+    yield* validateClient("github", config);
+    const resolved = resolveSettings("github", settings);
+    const profile = yield* profileOptions("github", resolved);
+    const { timeout } = resolved;
+    const arctic = new GitHub(
+      config.clientId,
+      Redacted.value(toRedacted(config.clientSecret)),
+      config.redirectUri,
+    );
+
+    const primaryVerifiedEmail = (accessToken: Redacted.Redacted<string>) =>
+      Effect.flatMap(
+        getJson(profile, `${apiBase}/user/emails`, accessToken, apiHeaders),
+        (answer) => {
+          // 403/404: the token lacks `user:email`; the login still works, without an email.
+          if (answer.status === 403 || answer.status === 404) return Effect.succeed(undefined);
+          if (answer.status < 200 || answer.status >= 300) {
+            return Effect.fail(statusFailure("github", answer.status));
+          }
+          return Effect.map(
+            decodeProfile("github", Emails, answer.body),
+            (emails) => emails.find((e) => e.primary === true && e.verified === true)?.email,
+          );
+        },
+      );
+
+    return OAuthProvider.of({
+      name: "github",
+      pkce: false,
+      oidc: false,
+      redirectUri: config.redirectUri,
+      defaultScopes: resolved.scopes,
+      acceptsIssuer: () => false,
+      authorizationUrl: (request) =>
+        Effect.sync(() => arctic.createAuthorizationURL(request.state, [...request.scopes])),
+      exchangeCode: (exchange) =>
+        tokenRequest("github", "token", timeout, () =>
+          arctic.validateAuthorizationCode(exchange.code),
+        ).pipe(Effect.withSpan("GitHub.exchangeCode")),
+      refreshToken: (refreshToken) =>
+        tokenRequest("github", "refresh", timeout, () =>
+          arctic.refreshAccessToken(Redacted.value(refreshToken)),
+        ).pipe(Effect.withSpan("GitHub.refreshToken")),
+      fetchProfile: (accessToken) =>
+        Effect.map(
+          Effect.all(
+            [
+              getProfile(profile, `${apiBase}/user`, accessToken, User, apiHeaders),
+              primaryVerifiedEmail(accessToken),
+            ],
+            { concurrency: 2 },
+          ),
+          ([user, email]) =>
+            toUser({
+              id: String(user.id),
+              email,
+              name: user.name ?? user.login,
+              picture: user.avatar_url,
+            }),
+        ).pipe(Effect.withSpan("GitHub.fetchProfile")),
+    });
+  });
+
+/**
+ * The live `github` provider as a Layer (its profile requests use the `HttpClient` in
+ * context).
+ *
+ * @since 0.1.0
+ * @category providers
+ */
+export const layer = (
+  config: GitHubConfig,
+  settings?: ProviderSettings,
+): Layer.Layer<OAuthProvider, OAuthConfigError, HttpClient.HttpClient> =>
+  Layer.effect(OAuthProvider, make(config, settings));

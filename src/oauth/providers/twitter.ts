@@ -1,0 +1,108 @@
+/**
+ * `twitter`: arctic's `Twitter` (PKCE S256; a public client without a secret); the profile
+ * comes from `/2/users/me?user.fields=profile_image_url` and has no email.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient";
+import { Twitter } from "arctic";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Redacted from "effect/Redacted";
+import * as Schema from "effect/Schema";
+import { type TwitterConfig, toRedacted, validateClient } from "../OAuthConfig.js";
+import {
+  type OAuthConfigError,
+  OAuthProvider,
+  type ProviderSettings,
+  resolveSettings,
+} from "../OAuthProvider.js";
+import { getProfile, profileOptions, toUser } from "./profileRequest.js";
+import { arcticCall, tokenRequest } from "./tokenRequest.js";
+
+/** The profile endpoint. @since 0.1.0 */
+export const profileEndpoint = "https://api.twitter.com/2/users/me?user.fields=profile_image_url";
+
+/** The scope that makes twitter issue refresh tokens. @since 0.1.0 */
+export const OFFLINE_SCOPE = "offline.access";
+
+const Me = Schema.Struct({
+  data: Schema.Struct({
+    id: Schema.String,
+    name: Schema.optional(Schema.NullOr(Schema.String)),
+    username: Schema.optional(Schema.NullOr(Schema.String)),
+    profile_image_url: Schema.optional(Schema.NullOr(Schema.String)),
+  }),
+});
+
+/**
+ * The live `twitter` provider. `offline` adds the `offline.access` scope (refresh tokens).
+ *
+ * @since 0.1.0
+ * @category providers
+ */
+export const make = (
+  config: TwitterConfig,
+  settings?: ProviderSettings,
+): Effect.Effect<typeof OAuthProvider.Service, OAuthConfigError, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
+    yield* validateClient("twitter", config);
+    const resolved = resolveSettings("twitter", settings);
+    const profile = yield* profileOptions("twitter", resolved);
+    const { timeout } = resolved;
+    const secret =
+      config.clientSecret === undefined || config.clientSecret === null
+        ? null
+        : Redacted.value(toRedacted(config.clientSecret));
+    const arctic = new Twitter(config.clientId, secret, config.redirectUri);
+
+    return OAuthProvider.of({
+      name: "twitter",
+      pkce: true,
+      oidc: false,
+      redirectUri: config.redirectUri,
+      defaultScopes: resolved.scopes,
+      acceptsIssuer: () => false,
+      authorizationUrl: (request) =>
+        Effect.sync(() => {
+          const scopes = [...request.scopes];
+          if (request.offline === true && !scopes.includes(OFFLINE_SCOPE)) {
+            scopes.push(OFFLINE_SCOPE);
+          }
+          return arctic.createAuthorizationURL(request.state, request.codeVerifier ?? "", scopes);
+        }),
+      exchangeCode: (exchange) =>
+        tokenRequest("twitter", "token", timeout, () =>
+          arctic.validateAuthorizationCode(exchange.code, exchange.codeVerifier ?? ""),
+        ).pipe(Effect.withSpan("Twitter.exchangeCode")),
+      refreshToken: (refreshToken) =>
+        tokenRequest("twitter", "refresh", timeout, () =>
+          arctic.refreshAccessToken(Redacted.value(refreshToken)),
+        ).pipe(Effect.withSpan("Twitter.refreshToken")),
+      revokeToken: (token) =>
+        arcticCall("twitter", "revoke", timeout, () =>
+          arctic.revokeToken(Redacted.value(token)),
+        ).pipe(Effect.withSpan("Twitter.revokeToken")),
+      fetchProfile: (accessToken) =>
+        Effect.map(getProfile(profile, profileEndpoint, accessToken, Me), ({ data }) =>
+          toUser({
+            id: data.id,
+            name: data.name ?? data.username,
+            picture: data.profile_image_url,
+          }),
+        ).pipe(Effect.withSpan("Twitter.fetchProfile")),
+    });
+  });
+
+/**
+ * The live `twitter` provider as a Layer (its profile requests use the `HttpClient` in
+ * context).
+ *
+ * @since 0.1.0
+ * @category providers
+ */
+export const layer = (
+  config: TwitterConfig,
+  settings?: ProviderSettings,
+): Layer.Layer<OAuthProvider, OAuthConfigError, HttpClient.HttpClient> =>
+  Layer.effect(OAuthProvider, make(config, settings));
