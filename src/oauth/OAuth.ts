@@ -37,7 +37,7 @@ import {
 } from "./OAuthTransaction.js";
 import { randomToken } from "./SecureRandom.js";
 import { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
-import type { SupportedProvider } from "./SupportedProvider.js";
+import type { ProviderName } from "./SupportedProvider.js";
 
 /**
  * Options of {@link OAuthService.authorize}.
@@ -63,7 +63,7 @@ export interface AuthorizeOptions {
  * @category pipeline
  */
 export interface Authorization {
-  readonly provider: SupportedProvider;
+  readonly provider: ProviderName;
   /** The provider's authorization URL (it carries the state, never the verifier or nonce). */
   readonly url: string;
   readonly state: string;
@@ -90,7 +90,7 @@ export type CallbackError =
  */
 export interface OAuthService {
   /** The configured providers. */
-  readonly providers: ReadonlyArray<SupportedProvider>;
+  readonly providers: ReadonlyArray<ProviderName>;
   /** The provider called `name`, or {@link UnknownProvider}. */
   readonly provider: (name: string) => Effect.Effect<OAuthProviderService, UnknownProvider>;
   /** Starts an authorization: fresh state, PKCE verifier and nonce, URL and transaction. */
@@ -196,7 +196,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
         return yield* new InvalidState({ provider: p.name, reason: "missing_verifier" });
       }
       const tokens = yield* p.exchangeCode(exchange);
-      const user = yield* p.fetchProfile(tokens.accessToken);
+      const user = yield* p.fetchProfile(tokens.accessToken, tokens);
       return { provider: p.name, tokens, user } satisfies OAuthSession;
     });
 

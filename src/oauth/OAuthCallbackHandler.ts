@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import type { OAuthCallbackResult } from "./OAuthResult.js";
-import type { SupportedProvider } from "./SupportedProvider.js";
+import type { ProviderName } from "./SupportedProvider.js";
 
 /**
  * Turns an OAuth result into the application's own response, e.g. an application token and
@@ -17,7 +17,7 @@ import type { SupportedProvider } from "./SupportedProvider.js";
  * @Injectable()
  * class IssueAppToken implements OAuthCallbackHandler {
  *   constructor(private readonly users: UsersService) {}
- *   async handle(result: OAuthCallbackResult, provider: SupportedProvider) {
+ *   async handle(result: OAuthCallbackResult, provider: ProviderName) {
  *     const { user, isNew } = await this.users.upsert(provider, result.user);
  *     return { token: this.users.sign(user), user, isNewUser: isNew };
  *   }
@@ -27,5 +27,5 @@ import type { SupportedProvider } from "./SupportedProvider.js";
  * @category classic
  */
 export interface OAuthCallbackHandler<T = unknown> {
-  handle(result: OAuthCallbackResult, provider: SupportedProvider): T | Promise<T>;
+  handle(result: OAuthCallbackResult, provider: ProviderName): T | Promise<T>;
 }

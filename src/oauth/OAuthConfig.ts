@@ -12,7 +12,13 @@ import * as Either from "effect/Either";
 import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
 import { OAuthConfigError, type ProviderSettings } from "./OAuthProvider.js";
-import { type SupportedProvider, supportedProviders } from "./SupportedProvider.js";
+import type { ProviderEndpoints } from "./ProviderEndpoints.js";
+import {
+  isSupportedProvider,
+  type ProviderName,
+  type SupportedProvider,
+  supportedProviders,
+} from "./SupportedProvider.js";
 
 /**
  * A secret: `Redacted` (kept so until the call that needs it), or a plain string for
@@ -41,13 +47,26 @@ export interface ClientCredentials {
 }
 
 /** `google` (arctic `Google`, PKCE, OpenID Connect). @since 0.1.0 @category config */
-export interface GoogleConfig extends ClientCredentials {}
+export interface GoogleConfig extends ClientCredentials {
+  /** Moves Google's endpoints (proxies, local development); defaults are Google's. */
+  readonly endpoints?: ProviderEndpoints;
+}
 
 /** `github` (arctic `GitHub`). @since 0.1.0 @category config */
-export interface GitHubConfig extends ClientCredentials {}
+export interface GitHubConfig extends ClientCredentials {
+  /**
+   * Moves GitHub's endpoints: for GitHub Enterprise Server, `authorization`
+   * `https://HOST/login/oauth/authorize`, `token` `https://HOST/login/oauth/access_token`,
+   * `api` `https://HOST/api/v3`.
+   */
+  readonly endpoints?: ProviderEndpoints;
+}
 
 /** `facebook` (arctic `Facebook`). @since 0.1.0 @category config */
-export interface FacebookConfig extends ClientCredentials {}
+export interface FacebookConfig extends ClientCredentials {
+  /** Moves Facebook's endpoints (proxies, local development); defaults are Facebook's. */
+  readonly endpoints?: ProviderEndpoints;
+}
 
 /**
  * `microsoft` (arctic `MicrosoftEntraId`, PKCE, OpenID Connect). Without a secret it is a
@@ -62,6 +81,15 @@ export interface MicrosoftConfig {
   readonly redirectUri: string;
   /** The Entra tenant: `common` (default, multi-tenant), `organizations`, `consumers` or an id. */
   readonly tenant?: string;
+  /**
+   * The Entra login host (default `https://login.microsoftonline.com`; national clouds:
+   * `https://login.microsoftonline.us`, `https://login.chinacloudapi.cn`). The authorization
+   * and token endpoints default to `${loginHost}/${tenant}/oauth2/v2.0/authorize|token`, and
+   * the accepted `iss` is `${loginHost}/${tenant}/v2.0`.
+   */
+  readonly loginHost?: string;
+  /** Moves single endpoints (the profile API of a national cloud: `api`). */
+  readonly endpoints?: ProviderEndpoints;
 }
 
 /**
@@ -74,10 +102,51 @@ export interface TwitterConfig {
   readonly clientId: string;
   readonly clientSecret?: Secret | null;
   readonly redirectUri: string;
+  /** Moves Twitter's endpoints (proxies, local development); defaults are Twitter's. */
+  readonly endpoints?: ProviderEndpoints;
 }
 
 /**
- * The configured providers; only these are served.
+ * A generic OpenID Connect provider (Keycloak, Auth0, Okta, Authentik, ...) under a name the
+ * app chooses: `providers: { keycloak: { type: "oidc", issuer, clientId, ... } }`. Its
+ * endpoints come from the issuer's discovery document (read once, at startup); it uses PKCE
+ * S256 and a nonce, checks `iss` on the callback (RFC 9207), verifies the ID token against
+ * the issuer's JWKS, and matches the userinfo `sub` with the ID token's.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export interface OidcProviderConfig {
+  readonly type: "oidc";
+  /** The issuer identifier, exactly as the discovery document and the ID tokens carry it. */
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Without a secret, a public client (PKCE, the client id in the token request). */
+  readonly clientSecret?: Secret | null;
+  /** The callback URL registered with the provider; sent as is, never derived from a request. */
+  readonly redirectUri: string;
+  /** The scopes asked for (default `openid profile email`; `openid` is always added). */
+  readonly scopes?: ReadonlyArray<string>;
+  /**
+   * How a confidential client authenticates at the token endpoint. Default:
+   * `client_secret_basic` unless the discovery document lists only `client_secret_post`.
+   */
+  readonly tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
+}
+
+/** The configuration of any one provider. @since 0.1.0 @category config */
+export type ProviderConfig =
+  | GoogleConfig
+  | MicrosoftConfig
+  | GitHubConfig
+  | FacebookConfig
+  | TwitterConfig
+  | OidcProviderConfig;
+
+/**
+ * The configured providers; only these are served. The five built-in providers under their
+ * names, and any number of generic OpenID Connect providers (`type: "oidc"`) under names the
+ * app chooses (lower-case letters, digits, `-`, `_`).
  *
  * @since 0.1.0
  * @category config
@@ -88,6 +157,7 @@ export interface OAuthProvidersConfig {
   readonly github?: GitHubConfig;
   readonly facebook?: FacebookConfig;
   readonly twitter?: TwitterConfig;
+  readonly [name: string]: ProviderConfig | undefined;
 }
 
 /**
@@ -111,9 +181,9 @@ export interface OAuthConfig {
 /** The settings of one provider under `config` (defaults applied later). @since 0.1.0 @category config */
 export const settingsFor = (
   config: Omit<OAuthConfig, "providers">,
-  provider: SupportedProvider,
+  provider: ProviderName,
 ): ProviderSettings => ({
-  ...(config.defaultScopes?.[provider] === undefined
+  ...(!isSupportedProvider(provider) || config.defaultScopes?.[provider] === undefined
     ? {}
     : { scopes: config.defaultScopes[provider] }),
   ...(config.timeout === undefined ? {} : { timeout: config.timeout }),
@@ -121,11 +191,17 @@ export const settingsFor = (
   ...(config.userAgent === undefined ? {} : { userAgent: config.userAgent }),
 });
 
-/** The configured providers, in the fixed order of {@link supportedProviders}. @since 0.1.0 @category config */
+/** The configured built-in providers, in the fixed order of {@link supportedProviders}. @since 0.1.0 @category config */
 export const configuredProviders = (
   providers: OAuthProvidersConfig,
 ): ReadonlyArray<SupportedProvider> =>
   supportedProviders.filter((name) => Object.hasOwn(providers, name) && providers[name] != null);
+
+/** `true` for the configuration of a generic OpenID Connect provider. @since 0.1.0 @category config */
+export const isOidcConfig = (config: unknown): config is OidcProviderConfig =>
+  typeof config === "object" &&
+  config !== null &&
+  (config as { readonly type?: unknown }).type === "oidc";
 
 /**
  * Checks what would otherwise fail at request time: a client id, an absolute http(s)
@@ -135,7 +211,7 @@ export const configuredProviders = (
  * @category config
  */
 export const validateClient = (
-  provider: SupportedProvider,
+  provider: ProviderName,
   config: { readonly clientId: string; readonly redirectUri: string },
 ): Effect.Effect<void, OAuthConfigError> => {
   if (typeof config.clientId !== "string" || config.clientId.trim() === "") {
@@ -183,12 +259,27 @@ const perProvider = <A>(read: (provider: SupportedProvider) => Config.Config<A>)
     readonly [P in SupportedProvider]: A;
   }>;
 
+/** The endpoint overrides read from the environment, as a config field (none: no field). */
+const endpointsOf = (
+  read: {
+    readonly [K in keyof ProviderEndpoints]-?: Option.Option<string>;
+  },
+): { readonly endpoints?: ProviderEndpoints } => {
+  const endpoints: Record<string, string> = {};
+  for (const [field, value] of Object.entries(read)) {
+    if (Option.isSome(value)) endpoints[field] = value.value;
+  }
+  return Object.keys(endpoints).length === 0 ? {} : { endpoints };
+};
+
 /**
  * The configuration read from the environment (the examples' convention): a provider is
  * configured when `<PROVIDER>_CLIENT_ID` is set; then `<PROVIDER>_CLIENT_SECRET` (optional for
  * `twitter` and `microsoft`), `<PROVIDER>_REDIRECT_URI` or else the shared
- * `OAUTH_REDIRECT_URI` (`{provider}` replaced by the name), `MICROSOFT_TENANT`, and
- * `OAUTH_TIMEOUT` (e.g. `10 seconds`).
+ * `OAUTH_REDIRECT_URI` (`{provider}` replaced by the name), `MICROSOFT_TENANT`,
+ * `MICROSOFT_LOGIN_HOST`, and `OAUTH_TIMEOUT` (e.g. `10 seconds`). Endpoint overrides (see
+ * `ProviderEndpoints`): `<PROVIDER>_AUTHORIZATION_URL`, `<PROVIDER>_TOKEN_URL`,
+ * `<PROVIDER>_REVOCATION_URL` and `<PROVIDER>_API_URL`.
  *
  * @since 0.1.0
  * @category config
@@ -199,9 +290,18 @@ export const fromEnv: Config.Config<OAuthConfig> = Config.all({
   redirects: perProvider((p) => Config.option(Config.nonEmptyString(envName(p, "REDIRECT_URI")))),
   shared: Config.option(Config.nonEmptyString("OAUTH_REDIRECT_URI")),
   tenant: Config.option(Config.nonEmptyString("MICROSOFT_TENANT")),
+  loginHost: Config.option(Config.nonEmptyString("MICROSOFT_LOGIN_HOST")),
   timeout: Config.option(Config.duration("OAUTH_TIMEOUT")),
+  endpoints: perProvider((p) =>
+    Config.all({
+      authorization: Config.option(Config.nonEmptyString(envName(p, "AUTHORIZATION_URL"))),
+      token: Config.option(Config.nonEmptyString(envName(p, "TOKEN_URL"))),
+      revocation: Config.option(Config.nonEmptyString(envName(p, "REVOCATION_URL"))),
+      api: Config.option(Config.nonEmptyString(envName(p, "API_URL"))),
+    }),
+  ),
 }).pipe(
-  Config.mapOrFail(({ ids, secrets, redirects, shared, tenant, timeout }) => {
+  Config.mapOrFail(({ ids, secrets, redirects, shared, tenant, loginHost, timeout, endpoints }) => {
     const providers: Record<string, unknown> = {};
     for (const provider of supportedProviders) {
       const clientId = ids[provider];
@@ -231,6 +331,10 @@ export const fromEnv: Config.Config<OAuthConfig> = Config.all({
         clientSecret: Option.getOrNull(secret),
         redirectUri: redirect.value,
         ...(provider === "microsoft" && Option.isSome(tenant) ? { tenant: tenant.value } : {}),
+        ...(provider === "microsoft" && Option.isSome(loginHost)
+          ? { loginHost: loginHost.value }
+          : {}),
+        ...endpointsOf(endpoints[provider]),
       };
     }
     const config: OAuthConfig = {

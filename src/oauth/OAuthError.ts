@@ -176,7 +176,9 @@ export class CodeRejected extends Schema.TaggedError<CodeRejected>("strata/oauth
 
 /**
  * The token endpoint answered something that is not a usable token response (not JSON, no
- * `access_token`, an unexpected error body, an ID token whose nonce does not match). 502.
+ * `access_token`, an unexpected error body, an ID token whose nonce does not match, or, for
+ * OpenID Connect providers, a missing ID token or one that fails verification: signature,
+ * `iss`, `aud`, `exp`). 502.
  *
  * @since 0.1.0
  * @category errors
@@ -268,8 +270,9 @@ export class ProviderTimeout extends Schema.TaggedError<ProviderTimeout>(
 }
 
 /**
- * The profile could not be fetched or read: a non-2xx answer, a body over the size cap, or a
- * payload that does not have the expected shape. 502.
+ * The profile could not be fetched or read: a non-2xx answer, a body over the size cap, a
+ * payload that does not have the expected shape, or (OpenID Connect) a userinfo answer about
+ * another subject than the ID token. 502.
  *
  * @since 0.1.0
  * @category errors
@@ -280,7 +283,8 @@ export class ProfileFetchFailed extends Schema.TaggedError<ProfileFetchFailed>(
   "ProfileFetchFailed",
   {
     provider: Schema.String,
-    reason: Schema.Literal("status", "too_large", "malformed"),
+    /** `subject_mismatch`: the userinfo `sub` is not the ID token's (OpenID Connect). */
+    reason: Schema.Literal("status", "too_large", "malformed", "subject_mismatch"),
     status: Schema.optional(Schema.Number),
   },
   HttpApiSchema.annotations({ status: 502 }),

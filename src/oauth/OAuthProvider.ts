@@ -13,7 +13,7 @@ import type * as Effect from "effect/Effect";
 import type * as Redacted from "effect/Redacted";
 import type { ProfileError, TokenError } from "./OAuthError.js";
 import type { OAuthTokens, OAuthUser } from "./OAuthResult.js";
-import { defaultScopes, type SupportedProvider } from "./SupportedProvider.js";
+import { defaultScopes, isSupportedProvider, type ProviderName } from "./SupportedProvider.js";
 
 /**
  * What an authorization URL is built from.
@@ -56,7 +56,7 @@ export interface CodeExchange {
  * @category providers
  */
 export interface OAuthProviderService {
-  readonly name: SupportedProvider;
+  readonly name: ProviderName;
   /** `true` when the provider takes PKCE (S256). */
   readonly pkce: boolean;
   /** `true` for OpenID Connect providers, which take a `nonce`. */
@@ -67,6 +67,11 @@ export interface OAuthProviderService {
   readonly defaultScopes: ReadonlyArray<string>;
   /** `true` when `iss` (RFC 9207) names this provider's authorization server. */
   readonly acceptsIssuer: (issuer: string) => boolean;
+  /**
+   * `true` when the authorization server says it always sends `iss` (RFC 9207,
+   * `authorization_response_iss_parameter_supported`): a callback without one is refused.
+   */
+  readonly requiresIssuer?: boolean;
   readonly authorizationUrl: (request: AuthorizationRequest) => Effect.Effect<URL>;
   readonly exchangeCode: (exchange: CodeExchange) => Effect.Effect<OAuthTokens, TokenError>;
   /** Present when the provider issues refresh tokens. */
@@ -76,8 +81,13 @@ export interface OAuthProviderService {
   ) => Effect.Effect<OAuthTokens, TokenError>;
   /** Present when the provider has a revocation endpoint. */
   readonly revokeToken?: (token: Redacted.Redacted<string>) => Effect.Effect<void, TokenError>;
+  /**
+   * The user's profile. `tokens`, when given, are the token response the access token came
+   * with: OpenID Connect providers match the userinfo `sub` with their ID token's.
+   */
   readonly fetchProfile: (
     accessToken: Redacted.Redacted<string>,
+    tokens?: OAuthTokens,
   ) => Effect.Effect<OAuthUser, ProfileError>;
 }
 
@@ -131,12 +141,15 @@ export interface ResolvedProviderSettings {
   readonly userAgent: string;
 }
 
-/** Applies the defaults to a provider's settings. @since 0.1.0 @category providers */
+/**
+ * Applies the defaults to a provider's settings (scopes: the built-in provider's, `openid`
+ * for any other). @since 0.1.0 @category providers
+ */
 export const resolveSettings = (
-  provider: SupportedProvider,
+  provider: ProviderName,
   settings: ProviderSettings = {},
 ): ResolvedProviderSettings => ({
-  scopes: settings.scopes ?? defaultScopes[provider],
+  scopes: settings.scopes ?? (isSupportedProvider(provider) ? defaultScopes[provider] : ["openid"]),
   timeout: settings.timeout === undefined ? DEFAULT_TIMEOUT : Duration.decode(settings.timeout),
   maxProfileBytes: settings.maxProfileBytes ?? DEFAULT_MAX_PROFILE_BYTES,
   userAgent: settings.userAgent ?? DEFAULT_USER_AGENT,

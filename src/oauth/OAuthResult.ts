@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Redacted from "effect/Redacted";
-import type { SupportedProvider } from "./SupportedProvider.js";
+import type { ProviderName } from "./SupportedProvider.js";
 
 /**
  * The user's profile as every provider maps it. `email` is absent for `twitter` and whenever
@@ -48,7 +48,7 @@ export interface OAuthTokens {
  * @category results
  */
 export interface OAuthSession {
-  readonly provider: SupportedProvider;
+  readonly provider: ProviderName;
   readonly tokens: OAuthTokens;
   readonly user: OAuthUser;
 }

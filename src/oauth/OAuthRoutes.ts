@@ -30,7 +30,7 @@ import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js"
 import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
 import type { TransactionRedirects } from "./OAuthTransaction.js";
 import { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
-import type { SupportedProvider } from "./SupportedProvider.js";
+import type { ProviderName } from "./SupportedProvider.js";
 import {
   clearTransactionCookie,
   readTransactionCookie,
@@ -48,7 +48,7 @@ import { TransactionStore } from "./TransactionStore.js";
  */
 export type OAuthSuccessHandler<R = never> = (
   session: OAuthSession,
-  provider: SupportedProvider,
+  provider: ProviderName,
 ) => Effect.Effect<unknown, unknown, R>;
 
 /**
@@ -68,7 +68,7 @@ export interface OAuthRoutesOptions<R = never> {
    */
   readonly secureCookie?: boolean | "auto";
   /** Ask for refresh tokens (all providers, or those listed). */
-  readonly offline?: boolean | ReadonlyArray<SupportedProvider>;
+  readonly offline?: boolean | ReadonlyArray<ProviderName>;
   /** Runs after a successful callback, before responding. */
   readonly onSuccess?: OAuthSuccessHandler<R>;
 }
@@ -101,7 +101,7 @@ const logFields = (error: OAuthError): Record<string, unknown> => {
   return fields;
 };
 
-const logFailure = (error: OAuthError, provider: SupportedProvider) =>
+const logFailure = (error: OAuthError, provider: ProviderName) =>
   Effect.logWarning("OAuth callback failed").pipe(
     Effect.annotateLogs({ provider, ...logFields(error) }),
   );
@@ -158,7 +158,7 @@ export const routes = <R = never>(
       options.secureCookie === undefined || options.secureCookie === "auto"
         ? provider.redirectUri.startsWith("https:")
         : options.secureCookie;
-    const wantsOffline = (provider: SupportedProvider) =>
+    const wantsOffline = (provider: ProviderName) =>
       options.offline === true ||
       (Array.isArray(options.offline) && options.offline.includes(provider));
 

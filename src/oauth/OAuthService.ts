@@ -13,7 +13,7 @@ import { OAuthHttpError } from "./OAuthHttpError.js";
 import { type OAuthCallbackResult, toCallbackResult } from "./OAuthResult.js";
 import type { OAuthRuntime } from "./OAuthRuntime.js";
 import { validateState } from "./StateCheck.js";
-import type { SupportedProvider } from "./SupportedProvider.js";
+import type { ProviderName } from "./SupportedProvider.js";
 
 /**
  * What `getAuthorizationUrl` returns. Store `state` and `codeVerifier` (httpOnly, SameSite
@@ -63,7 +63,7 @@ export class OAuthService {
   constructor(private readonly runtime: OAuthRuntime) {}
 
   /** The configured providers. */
-  get providers(): ReadonlyArray<SupportedProvider> {
+  get providers(): ReadonlyArray<ProviderName> {
     return this.runtime.oauth.providers;
   }
 
@@ -73,7 +73,7 @@ export class OAuthService {
    * default scopes).
    */
   getAuthorizationUrl(
-    provider: SupportedProvider,
+    provider: ProviderName,
     state?: string,
     scopes?: ReadonlyArray<string>,
   ): AuthorizationResult {
@@ -100,7 +100,7 @@ export class OAuthService {
    * providers need the stored `codeVerifier`.
    */
   async handleCallback(
-    provider: SupportedProvider,
+    provider: ProviderName,
     code: string,
     state: string,
     codeVerifier?: string,
@@ -125,10 +125,7 @@ export class OAuthService {
    * Runs the configured callback handler on `result` and returns its value (the result
    * itself when no handler is configured).
    */
-  async executeCallback(
-    result: OAuthCallbackResult,
-    provider: SupportedProvider,
-  ): Promise<unknown> {
+  async executeCallback(result: OAuthCallbackResult, provider: ProviderName): Promise<unknown> {
     const handler = this.runtime.handler;
     if (this.runtime.options.callbackHandler === undefined) return result;
     if (handler === undefined) {
@@ -139,7 +136,7 @@ export class OAuthService {
 
   /** Refreshes an access token (google, microsoft, github apps, twitter). */
   async refreshToken(
-    provider: SupportedProvider,
+    provider: ProviderName,
     refreshToken: string,
     scopes?: ReadonlyArray<string>,
   ): Promise<RefreshedTokens> {
@@ -158,7 +155,7 @@ export class OAuthService {
   }
 
   /** Revokes a token (google, twitter). */
-  async revokeToken(provider: SupportedProvider, token: string): Promise<void> {
+  async revokeToken(provider: ProviderName, token: string): Promise<void> {
     unwrap(await Effect.runPromiseExit(this.runtime.oauth.revoke(provider, Redacted.make(token))));
   }
 }

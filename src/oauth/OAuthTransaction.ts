@@ -6,7 +6,6 @@
  */
 import * as Duration from "effect/Duration";
 import * as Schema from "effect/Schema";
-import { supportedProviders } from "./SupportedProvider.js";
 
 /** How long a transaction lives: 10 minutes. @since 0.1.0 @category transaction */
 export const TRANSACTION_TTL: Duration.Duration = Duration.minutes(10);
@@ -33,7 +32,8 @@ export type TransactionRedirects = typeof TransactionRedirects.Type;
  * @category transaction
  */
 export const OAuthTransaction = Schema.Struct({
-  provider: Schema.Literal(...supportedProviders),
+  /** The provider's name (a built-in one, or an app-chosen OpenID Connect provider's). */
+  provider: Schema.String,
   state: Schema.String,
   codeVerifier: Schema.optional(Schema.String),
   nonce: Schema.optional(Schema.String),

@@ -45,7 +45,8 @@ export interface CallbackParams {
 /**
  * Checks a callback against its transaction (SECURITY.md 2-7): there is one, it is not
  * expired, it was minted for this provider, `state` is one non-empty string equal to the
- * stored one (constant-time), and an `iss`, when present, names the provider.
+ * stored one (constant-time), and an `iss`, when present (or required by the provider),
+ * names the provider.
  *
  * @since 0.1.0
  * @category state
@@ -68,6 +69,8 @@ export const checkCallbackState = (
     if (typeof params.iss !== "string" || !provider.acceptsIssuer(params.iss)) {
       return refuse("issuer_mismatch");
     }
+  } else if (provider.requiresIssuer === true) {
+    return refuse("issuer_mismatch");
   }
   return Either.right(tx);
 };

@@ -58,3 +58,29 @@ export const defaultScopes: { readonly [P in SupportedProvider]: ReadonlyArray<s
  */
 export const usesPkce = (provider: SupportedProvider): boolean =>
   provider === "google" || provider === "microsoft" || provider === "twitter";
+
+/**
+ * The name of a configured provider: one of the five built-in ones, or the name an app gave a
+ * generic OpenID Connect provider (`providers: { keycloak: { type: "oidc", ... } }`). Written
+ * so that editors still suggest the five built-in names.
+ *
+ * @since 0.1.0
+ * @category providers
+ */
+export type ProviderName = SupportedProvider | (string & {});
+
+const providerNamePattern = /^[a-z][a-z0-9_-]{0,62}$/;
+
+/**
+ * `true` when `name` can name a generic provider: lower-case letters, digits, `-` and `_`,
+ * starting with a letter (it becomes a path segment of `/auth/:provider`), neither a built-in
+ * name nor a property of `Object.prototype` (`constructor`, `tostring`...).
+ *
+ * @since 0.1.0
+ * @category providers
+ */
+export const isCustomProviderName = (name: unknown): name is string =>
+  typeof name === "string" &&
+  providerNamePattern.test(name) &&
+  !isSupportedProvider(name) &&
+  !(name in Object.prototype);

@@ -1,7 +1,8 @@
 /**
- * `strata/oauth`: OAuth 2.0 social login for google, microsoft, github, facebook and twitter,
- * on arctic, as a composable Effect pipeline (`OAuth`, `OAuthRoutes`, provider Layers) and as
- * a classic module (`OAuthModule.forRoot`, `OAuthService`, `OAuthCallbackHandler`).
+ * `strata/oauth`: OAuth 2.0 social login for google, microsoft, github, facebook and twitter
+ * on arctic, and any OpenID Connect provider (`type: "oidc"`), as a composable Effect
+ * pipeline (`OAuth`, `OAuthRoutes`, provider Layers) and as a classic module
+ * (`OAuthModule.forRoot`, `OAuthService`, `OAuthCallbackHandler`).
  *
  * @since 0.1.0
  */
@@ -23,9 +24,12 @@ export {
   fromEnv as oauthConfigFromEnv,
   type GitHubConfig,
   type GoogleConfig,
+  isOidcConfig,
   type MicrosoftConfig,
   type OAuthConfig,
   type OAuthProvidersConfig,
+  type OidcProviderConfig,
+  type ProviderConfig,
   type Secret,
   type TwitterConfig,
   toRedacted,
@@ -76,17 +80,27 @@ export {
   TRANSACTION_TTL,
   TransactionRedirects,
 } from "./OAuthTransaction.js";
+export {
+  isEndpointUrl,
+  type ProviderEndpoints,
+  type ResolvedEndpoints,
+  resolveEndpoints,
+  validateEndpoint,
+} from "./ProviderEndpoints.js";
 export * as FacebookProvider from "./providers/facebook.js";
 export * as GitHubProvider from "./providers/github.js";
 export * as GoogleProvider from "./providers/google.js";
 export * as MicrosoftProvider from "./providers/microsoft.js";
+export * as OidcProvider from "./providers/oidc.js";
 export * as TwitterProvider from "./providers/twitter.js";
 export { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
 export { randomToken, SecureRandom, type SecureRandomService } from "./SecureRandom.js";
 export { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
 export {
   defaultScopes,
+  isCustomProviderName,
   isSupportedProvider,
+  type ProviderName,
   type SupportedProvider,
   supportedProviders,
   usesPkce,

@@ -1,11 +1,13 @@
 /**
  * `github`: arctic's `GitHub` (no PKCE); the profile is `/user` plus the primary verified
- * address of `/user/emails`.
+ * address of `/user/emails`. At overridden endpoints (GitHub Enterprise Server), arctic's
+ * `OAuth2Client` (the same client_secret_basic requests) with GitHub's 200-with-`error` token
+ * answers still read as refusals.
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient";
-import { GitHub } from "arctic";
+import { GitHub, OAuth2Client, OAuth2RequestError, type OAuth2Tokens } from "arctic";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
@@ -18,6 +20,12 @@ import {
   resolveSettings,
 } from "../OAuthProvider.js";
 import {
+  type ProviderEndpoints,
+  type ResolvedEndpoints,
+  resolveEndpoints,
+} from "../ProviderEndpoints.js";
+import { type ArcticFlow, clientFlow } from "./arcticFlow.js";
+import {
   decodeProfile,
   getJson,
   getProfile,
@@ -27,8 +35,45 @@ import {
 } from "./profileRequest.js";
 import { tokenRequest } from "./tokenRequest.js";
 
+/** GitHub's endpoints (arctic's constants; the REST API root). @since 0.1.0 */
+export const defaultEndpoints = {
+  authorization: "https://github.com/login/oauth/authorize",
+  token: "https://github.com/login/oauth/access_token",
+  api: "https://api.github.com",
+} as const satisfies ProviderEndpoints;
+
 /** GitHub's REST API root. @since 0.1.0 */
-export const apiBase = "https://api.github.com";
+export const apiBase = defaultEndpoints.api;
+
+/**
+ * GitHub answers a refused code with 200 and an `error` body. arctic's `GitHub` reads that
+ * as a refusal; its generic `OAuth2Client` would return it as tokens.
+ */
+const rejectErrorBody = (tokens: OAuth2Tokens): Promise<OAuth2Tokens> => {
+  const error = (tokens.data as { readonly error?: unknown }).error;
+  return typeof error === "string"
+    ? Promise.reject(new OAuth2RequestError(error, null, null, null))
+    : Promise.resolve(tokens);
+};
+
+/** The flow of arctic's `GitHub` (github.com). */
+const githubFlow = (arctic: GitHub): ArcticFlow => ({
+  authorizationUrl: (state, _codeVerifier, scopes) => arctic.createAuthorizationURL(state, scopes),
+  validateAuthorizationCode: (code) => arctic.validateAuthorizationCode(code),
+  refreshAccessToken: (refreshToken) => arctic.refreshAccessToken(refreshToken),
+});
+
+/** `OAuth2Client` at other endpoints, GitHub's answers read as arctic's `GitHub` reads them. */
+const enterpriseFlow = (client: OAuth2Client, endpoints: ResolvedEndpoints): ArcticFlow => {
+  const flow = clientFlow(client, endpoints, false);
+  return {
+    ...flow,
+    validateAuthorizationCode: (code, codeVerifier) =>
+      flow.validateAuthorizationCode(code, codeVerifier).then(rejectErrorBody),
+    refreshAccessToken: (refreshToken, scopes) =>
+      flow.refreshAccessToken(refreshToken, scopes).then(rejectErrorBody),
+  };
+};
 
 const apiHeaders = {
   accept: "application/vnd.github+json",
@@ -67,27 +112,25 @@ export const make = (
     const resolved = resolveSettings("github", settings);
     const profile = yield* profileOptions("github", resolved);
     const { timeout } = resolved;
-    const arctic = new GitHub(
-      config.clientId,
-      Redacted.value(toRedacted(config.clientSecret)),
-      config.redirectUri,
-    );
+    const endpoints = yield* resolveEndpoints("github", config.endpoints, defaultEndpoints);
+    const secret = Redacted.value(toRedacted(config.clientSecret));
+    const flow: ArcticFlow = endpoints.overridden
+      ? enterpriseFlow(new OAuth2Client(config.clientId, secret, config.redirectUri), endpoints)
+      : githubFlow(new GitHub(config.clientId, secret, config.redirectUri));
+    const api = endpoints.api;
 
     const primaryVerifiedEmail = (accessToken: Redacted.Redacted<string>) =>
-      Effect.flatMap(
-        getJson(profile, `${apiBase}/user/emails`, accessToken, apiHeaders),
-        (answer) => {
-          // 403/404: the token lacks `user:email`; the login still works, without an email.
-          if (answer.status === 403 || answer.status === 404) return Effect.succeed(undefined);
-          if (answer.status < 200 || answer.status >= 300) {
-            return Effect.fail(statusFailure("github", answer.status));
-          }
-          return Effect.map(
-            decodeProfile("github", Emails, answer.body),
-            (emails) => emails.find((e) => e.primary === true && e.verified === true)?.email,
-          );
-        },
-      );
+      Effect.flatMap(getJson(profile, `${api}/user/emails`, accessToken, apiHeaders), (answer) => {
+        // 403/404: the token lacks `user:email`; the login still works, without an email.
+        if (answer.status === 403 || answer.status === 404) return Effect.succeed(undefined);
+        if (answer.status < 200 || answer.status >= 300) {
+          return Effect.fail(statusFailure("github", answer.status));
+        }
+        return Effect.map(
+          decodeProfile("github", Emails, answer.body),
+          (emails) => emails.find((e) => e.primary === true && e.verified === true)?.email,
+        );
+      });
 
     return OAuthProvider.of({
       name: "github",
@@ -97,20 +140,20 @@ export const make = (
       defaultScopes: resolved.scopes,
       acceptsIssuer: () => false,
       authorizationUrl: (request) =>
-        Effect.sync(() => arctic.createAuthorizationURL(request.state, [...request.scopes])),
+        Effect.sync(() => flow.authorizationUrl(request.state, undefined, [...request.scopes])),
       exchangeCode: (exchange) =>
         tokenRequest("github", "token", timeout, () =>
-          arctic.validateAuthorizationCode(exchange.code),
+          flow.validateAuthorizationCode(exchange.code, undefined),
         ).pipe(Effect.withSpan("GitHub.exchangeCode")),
       refreshToken: (refreshToken) =>
         tokenRequest("github", "refresh", timeout, () =>
-          arctic.refreshAccessToken(Redacted.value(refreshToken)),
+          flow.refreshAccessToken(Redacted.value(refreshToken), []),
         ).pipe(Effect.withSpan("GitHub.refreshToken")),
       fetchProfile: (accessToken) =>
         Effect.map(
           Effect.all(
             [
-              getProfile(profile, `${apiBase}/user`, accessToken, User, apiHeaders),
+              getProfile(profile, `${api}/user`, accessToken, User, apiHeaders),
               primaryVerifiedEmail(accessToken),
             ],
             { concurrency: 2 },

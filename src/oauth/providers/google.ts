@@ -1,11 +1,12 @@
 /**
- * `google`: arctic's `Google` (PKCE S256, OpenID Connect); the profile comes from the OpenID
- * userinfo endpoint.
+ * `google`: arctic's `Google` (PKCE S256, OpenID Connect; at overridden endpoints arctic's
+ * `OAuth2Client`, which sends the same requests); the profile comes from the OpenID userinfo
+ * endpoint.
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient";
-import { Google } from "arctic";
+import { Google, OAuth2Client } from "arctic";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
@@ -17,14 +18,27 @@ import {
   type ProviderSettings,
   resolveSettings,
 } from "../OAuthProvider.js";
+import { type ProviderEndpoints, resolveEndpoints } from "../ProviderEndpoints.js";
+import { type ArcticFlow, clientFlow, pkceClassFlow } from "./arcticFlow.js";
 import { getProfile, profileOptions, toUser } from "./profileRequest.js";
-import { arcticCall, tokenRequest } from "./tokenRequest.js";
+import { revocation, tokenRequest } from "./tokenRequest.js";
 
 /** Google's issuer identifier (`iss` of its authorization responses and ID tokens). @since 0.1.0 */
 export const issuer = "https://accounts.google.com";
 
+/** Google's endpoints (arctic's constants; the profile API of the userinfo endpoint). @since 0.1.0 */
+export const defaultEndpoints = {
+  authorization: "https://accounts.google.com/o/oauth2/v2/auth",
+  token: "https://oauth2.googleapis.com/token",
+  revocation: "https://oauth2.googleapis.com/revoke",
+  api: "https://openidconnect.googleapis.com",
+} as const satisfies Required<ProviderEndpoints>;
+
+/** The userinfo path under the profile API. @since 0.1.0 */
+export const userinfoPath = "/v1/userinfo";
+
 /** Google's OpenID Connect userinfo endpoint. @since 0.1.0 */
-export const userinfoEndpoint = "https://openidconnect.googleapis.com/v1/userinfo";
+export const userinfoEndpoint = `${defaultEndpoints.api}${userinfoPath}`;
 
 const Userinfo = Schema.Struct({
   sub: Schema.String,
@@ -36,7 +50,8 @@ const Userinfo = Schema.Struct({
 
 /**
  * The live `google` provider. The email is kept only when Google marks it verified;
- * `offline` adds `access_type=offline` (a refresh token on consent).
+ * `offline` adds `access_type=offline` (a refresh token on consent). With an overridden
+ * authorization endpoint, the accepted `iss` is that endpoint's origin.
  *
  * @since 0.1.0
  * @category providers
@@ -50,11 +65,16 @@ export const make = (
     const resolved = resolveSettings("google", settings);
     const profile = yield* profileOptions("google", resolved);
     const { timeout } = resolved;
-    const arctic = new Google(
-      config.clientId,
-      Redacted.value(toRedacted(config.clientSecret)),
-      config.redirectUri,
-    );
+    const endpoints = yield* resolveEndpoints("google", config.endpoints, defaultEndpoints);
+    const secret = Redacted.value(toRedacted(config.clientSecret));
+    const flow: ArcticFlow = endpoints.overridden
+      ? clientFlow(new OAuth2Client(config.clientId, secret, config.redirectUri), endpoints, true)
+      : pkceClassFlow(new Google(config.clientId, secret, config.redirectUri));
+    const expectedIssuer =
+      endpoints.authorization === defaultEndpoints.authorization
+        ? issuer
+        : new URL(endpoints.authorization).origin;
+    const userinfo = `${endpoints.api}${userinfoPath}`;
 
     return OAuthProvider.of({
       name: "google",
@@ -62,10 +82,10 @@ export const make = (
       oidc: true,
       redirectUri: config.redirectUri,
       defaultScopes: resolved.scopes,
-      acceptsIssuer: (iss) => iss === issuer,
+      acceptsIssuer: (iss) => iss === expectedIssuer,
       authorizationUrl: (request) =>
         Effect.sync(() => {
-          const url = arctic.createAuthorizationURL(request.state, request.codeVerifier ?? "", [
+          const url = flow.authorizationUrl(request.state, request.codeVerifier, [
             ...request.scopes,
           ]);
           if (request.nonce !== undefined) url.searchParams.set("nonce", request.nonce);
@@ -77,19 +97,16 @@ export const make = (
           "google",
           "token",
           timeout,
-          () => arctic.validateAuthorizationCode(exchange.code, exchange.codeVerifier ?? ""),
+          () => flow.validateAuthorizationCode(exchange.code, exchange.codeVerifier),
           exchange.nonce,
         ).pipe(Effect.withSpan("Google.exchangeCode")),
       refreshToken: (refreshToken) =>
         tokenRequest("google", "refresh", timeout, () =>
-          arctic.refreshAccessToken(Redacted.value(refreshToken)),
+          flow.refreshAccessToken(Redacted.value(refreshToken), []),
         ).pipe(Effect.withSpan("Google.refreshToken")),
-      revokeToken: (token) =>
-        arcticCall("google", "revoke", timeout, () =>
-          arctic.revokeToken(Redacted.value(token)),
-        ).pipe(Effect.withSpan("Google.revokeToken")),
+      ...revocation("google", timeout, flow, "Google.revokeToken"),
       fetchProfile: (accessToken) =>
-        Effect.map(getProfile(profile, userinfoEndpoint, accessToken, Userinfo), (info) =>
+        Effect.map(getProfile(profile, userinfo, accessToken, Userinfo), (info) =>
           toUser({
             id: info.sub,
             email:

@@ -8,6 +8,7 @@ import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest";
 import type * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
+import { identity } from "effect/Function";
 import type * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
 import * as Stream from "effect/Stream";
@@ -19,12 +20,12 @@ import {
 } from "../OAuthError.js";
 import type { ResolvedProviderSettings } from "../OAuthProvider.js";
 import type { OAuthUser } from "../OAuthResult.js";
-import type { SupportedProvider } from "../SupportedProvider.js";
+import type { ProviderName } from "../SupportedProvider.js";
 import { systemCode } from "./tokenRequest.js";
 
 /** How a provider's profile requests are made. */
 export interface ProfileRequestOptions {
-  readonly provider: SupportedProvider;
+  readonly provider: ProviderName;
   readonly client: HttpClient.HttpClient;
   readonly timeout: Duration.Duration;
   readonly maxBytes: number;
@@ -33,7 +34,7 @@ export interface ProfileRequestOptions {
 
 /** The profile request options of a provider: its settings and the `HttpClient` in context. */
 export const profileOptions = (
-  provider: SupportedProvider,
+  provider: ProviderName,
   settings: ResolvedProviderSettings,
 ): Effect.Effect<ProfileRequestOptions, never, HttpClient.HttpClient> =>
   Effect.map(HttpClient.HttpClient, (client) => ({
@@ -50,24 +51,24 @@ export interface JsonAnswer {
   readonly body: unknown;
 }
 
-const tooLarge = (provider: SupportedProvider) =>
+const tooLarge = (provider: ProviderName) =>
   new ProfileFetchFailed({ provider, reason: "too_large" });
 
 /**
- * GETs `url` with the access token as a bearer token and reads a JSON body of at most
- * `maxBytes`. A non-2xx status is returned (body not read) for the caller to judge; transport
+ * GETs `url` (with the access token as a bearer token, when there is one) and reads a JSON
+ * body of at most `maxBytes`. A non-2xx status is returned (body not read) for the caller to judge; transport
  * failures are {@link ProviderUnreachable}, a slow answer {@link ProviderTimeout} (the request
  * is aborted), an oversized or non-JSON body {@link ProfileFetchFailed}.
  */
 export const getJson = (
   options: ProfileRequestOptions,
   url: string,
-  accessToken: Redacted.Redacted<string>,
+  accessToken: Redacted.Redacted<string> | undefined,
   headers: Readonly<Record<string, string>> = {},
 ): Effect.Effect<JsonAnswer, ProfileError> => {
   const { provider, maxBytes } = options;
   const request = HttpClientRequest.get(url).pipe(
-    HttpClientRequest.bearerToken(accessToken),
+    accessToken === undefined ? identity : HttpClientRequest.bearerToken(accessToken),
     HttpClientRequest.acceptJson,
     HttpClientRequest.setHeaders({ "user-agent": options.userAgent, ...headers }),
   );
@@ -113,14 +114,14 @@ export const getJson = (
 };
 
 /** A non-2xx profile answer as a failure: 5xx is an unavailable provider, else a failed fetch. */
-export const statusFailure = (provider: SupportedProvider, status: number): ProfileError =>
+export const statusFailure = (provider: ProviderName, status: number): ProfileError =>
   status >= 500
     ? new ProviderUnreachable({ provider, status })
     : new ProfileFetchFailed({ provider, reason: "status", status });
 
 /** Decodes a profile payload; a payload of another shape is a malformed profile. */
 export const decodeProfile = <A, I>(
-  provider: SupportedProvider,
+  provider: ProviderName,
   schema: Schema.Schema<A, I>,
   body: unknown,
 ): Effect.Effect<A, ProfileFetchFailed> =>

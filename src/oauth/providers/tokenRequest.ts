@@ -25,8 +25,10 @@ import {
   TokenResponseMalformed,
   toOAuthErrorCode,
 } from "../OAuthError.js";
+import type { OAuthProviderService } from "../OAuthProvider.js";
 import type { OAuthTokens } from "../OAuthResult.js";
-import type { SupportedProvider } from "../SupportedProvider.js";
+import type { ProviderName } from "../SupportedProvider.js";
+import type { ArcticFlow } from "./arcticFlow.js";
 
 /** A system error code (`ECONNREFUSED`, `ENOTFOUND`, ...) somewhere in a cause chain, if any. */
 export const systemCode = (error: unknown): string | undefined => {
@@ -40,7 +42,7 @@ export const systemCode = (error: unknown): string | undefined => {
 };
 
 /** Maps whatever arctic threw to a tagged error that carries nothing secret. */
-export const fromArcticError = (provider: SupportedProvider, error: unknown): TokenError => {
+export const fromArcticError = (provider: ProviderName, error: unknown): TokenError => {
   if (error instanceof OAuth2RequestError) {
     return new CodeRejected({ provider, oauthError: toOAuthErrorCode(error.code) });
   }
@@ -68,7 +70,7 @@ export const fromArcticError = (provider: SupportedProvider, error: unknown): To
  * so the request itself is abandoned, not cancelled).
  */
 export const arcticCall = <A>(
-  provider: SupportedProvider,
+  provider: ProviderName,
   operation: "token" | "refresh" | "revoke",
   timeout: Duration.Duration,
   call: () => Promise<A>,
@@ -84,7 +86,7 @@ const data = (tokens: OAuth2Tokens): Record<string, unknown> =>
   tokens.data as Record<string, unknown>;
 
 /** Runs one of arctic's throwing getters; a throw means the token response is unusable. */
-const getter = <A>(provider: SupportedProvider, read: () => A) =>
+const getter = <A>(provider: ProviderName, read: () => A) =>
   Effect.try({ try: read, catch: () => new TokenResponseMalformed({ provider }) });
 
 const expiresInSeconds = (tokens: OAuth2Tokens): number | undefined => {
@@ -103,7 +105,7 @@ const expiresInSeconds = (tokens: OAuth2Tokens): number | undefined => {
  * With `expectedNonce`, an ID token must carry that `nonce` claim.
  */
 export const parseTokens = (
-  provider: SupportedProvider,
+  provider: ProviderName,
   tokens: OAuth2Tokens,
   expectedNonce?: string,
 ): Effect.Effect<OAuthTokens, TokenResponseMalformed> =>
@@ -141,7 +143,7 @@ export const parseTokens = (
 
 /** An arctic token request parsed into {@link OAuthTokens}. */
 export const tokenRequest = (
-  provider: SupportedProvider,
+  provider: ProviderName,
   operation: "token" | "refresh",
   timeout: Duration.Duration,
   call: () => Promise<OAuth2Tokens>,
@@ -150,3 +152,21 @@ export const tokenRequest = (
   Effect.flatMap(arcticCall(provider, operation, timeout, call), (tokens) =>
     parseTokens(provider, tokens, expectedNonce),
   );
+
+/** The `revokeToken` of a provider whose flow has a revocation endpoint (nothing otherwise). */
+export const revocation = (
+  provider: ProviderName,
+  timeout: Duration.Duration,
+  flow: ArcticFlow,
+  span: string,
+): Pick<OAuthProviderService, "revokeToken"> => {
+  const revoke = flow.revokeToken;
+  return revoke === undefined
+    ? {}
+    : {
+        revokeToken: (token) =>
+          arcticCall(provider, "revoke", timeout, () => revoke(Redacted.value(token))).pipe(
+            Effect.withSpan(span),
+          ),
+      };
+};

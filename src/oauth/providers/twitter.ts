@@ -1,11 +1,12 @@
 /**
- * `twitter`: arctic's `Twitter` (PKCE S256; a public client without a secret); the profile
- * comes from `/2/users/me?user.fields=profile_image_url` and has no email.
+ * `twitter`: arctic's `Twitter` (PKCE S256; a public client without a secret; at overridden
+ * endpoints arctic's `OAuth2Client`, which sends the same requests); the profile comes from
+ * `/2/users/me?user.fields=profile_image_url` and has no email.
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient";
-import { Twitter } from "arctic";
+import { OAuth2Client, Twitter } from "arctic";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
@@ -17,11 +18,24 @@ import {
   type ProviderSettings,
   resolveSettings,
 } from "../OAuthProvider.js";
+import { type ProviderEndpoints, resolveEndpoints } from "../ProviderEndpoints.js";
+import { type ArcticFlow, clientFlow, pkceClassFlow } from "./arcticFlow.js";
 import { getProfile, profileOptions, toUser } from "./profileRequest.js";
-import { arcticCall, tokenRequest } from "./tokenRequest.js";
+import { revocation, tokenRequest } from "./tokenRequest.js";
+
+/** Twitter's endpoints (arctic's constants; the profile API). @since 0.1.0 */
+export const defaultEndpoints = {
+  authorization: "https://twitter.com/i/oauth2/authorize",
+  token: "https://api.twitter.com/2/oauth2/token",
+  revocation: "https://api.twitter.com/2/oauth2/revoke",
+  api: "https://api.twitter.com",
+} as const satisfies Required<ProviderEndpoints>;
+
+/** The profile path under the profile API. @since 0.1.0 */
+export const profilePath = "/2/users/me?user.fields=profile_image_url";
 
 /** The profile endpoint. @since 0.1.0 */
-export const profileEndpoint = "https://api.twitter.com/2/users/me?user.fields=profile_image_url";
+export const profileEndpoint = `${defaultEndpoints.api}${profilePath}`;
 
 /** The scope that makes twitter issue refresh tokens. @since 0.1.0 */
 export const OFFLINE_SCOPE = "offline.access";
@@ -54,7 +68,11 @@ export const make = (
       config.clientSecret === undefined || config.clientSecret === null
         ? null
         : Redacted.value(toRedacted(config.clientSecret));
-    const arctic = new Twitter(config.clientId, secret, config.redirectUri);
+    const endpoints = yield* resolveEndpoints("twitter", config.endpoints, defaultEndpoints);
+    const flow: ArcticFlow = endpoints.overridden
+      ? clientFlow(new OAuth2Client(config.clientId, secret, config.redirectUri), endpoints, true)
+      : pkceClassFlow(new Twitter(config.clientId, secret, config.redirectUri));
+    const profileUrl = `${endpoints.api}${profilePath}`;
 
     return OAuthProvider.of({
       name: "twitter",
@@ -69,22 +87,19 @@ export const make = (
           if (request.offline === true && !scopes.includes(OFFLINE_SCOPE)) {
             scopes.push(OFFLINE_SCOPE);
           }
-          return arctic.createAuthorizationURL(request.state, request.codeVerifier ?? "", scopes);
+          return flow.authorizationUrl(request.state, request.codeVerifier, scopes);
         }),
       exchangeCode: (exchange) =>
         tokenRequest("twitter", "token", timeout, () =>
-          arctic.validateAuthorizationCode(exchange.code, exchange.codeVerifier ?? ""),
+          flow.validateAuthorizationCode(exchange.code, exchange.codeVerifier),
         ).pipe(Effect.withSpan("Twitter.exchangeCode")),
       refreshToken: (refreshToken) =>
         tokenRequest("twitter", "refresh", timeout, () =>
-          arctic.refreshAccessToken(Redacted.value(refreshToken)),
+          flow.refreshAccessToken(Redacted.value(refreshToken), []),
         ).pipe(Effect.withSpan("Twitter.refreshToken")),
-      revokeToken: (token) =>
-        arcticCall("twitter", "revoke", timeout, () =>
-          arctic.revokeToken(Redacted.value(token)),
-        ).pipe(Effect.withSpan("Twitter.revokeToken")),
+      ...revocation("twitter", timeout, flow, "Twitter.revokeToken"),
       fetchProfile: (accessToken) =>
-        Effect.map(getProfile(profile, profileEndpoint, accessToken, Me), ({ data }) =>
+        Effect.map(getProfile(profile, profileUrl, accessToken, Me), ({ data }) =>
           toUser({
             id: data.id,
             name: data.name ?? data.username,
