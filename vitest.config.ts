@@ -1,5 +1,5 @@
 import swc from "unplugin-swc";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // esbuild cannot emit decorator metadata, so TypeScript goes through swc with legacy
 // decorators and `design:paramtypes`, exactly as `tsc` emits them for the build.
@@ -17,6 +17,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["strata-source", "node", "import", "default"] } },
   test: {
     include: ["test/**/*.test.ts"],
+    // The browser suite has its own config and script (`npm run test:browser`).
+    exclude: [...configDefaults.exclude, "test/browser/**"],
     testTimeout: 15_000,
   },
 });

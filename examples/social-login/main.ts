@@ -1,22 +1,33 @@
 import { randomBytes } from "node:crypto";
 import { StrataApp } from "strata";
-import { createAppModule, providersFromEnv } from "./app.js";
+import { DevIdentityProviderError } from "strata/devidp";
+import { createAppModule } from "./app.js";
+import { demoProviders } from "./providers.js";
 
 const port = Number(process.env.PORT ?? 3000);
-const providers = providersFromEnv();
-const names = Object.keys(providers);
+const { providers, development, idp } = await demoProviders(process.env).catch((error: unknown) => {
+  // e.g. NODE_ENV=production with a provider left unconfigured: say why, no stack trace.
+  if (!(error instanceof DevIdentityProviderError)) throw error;
+  console.error(`social-login: ${error.message}`);
+  process.exit(1);
+});
+
 const app = new StrataApp(
   createAppModule({
     providers,
+    development,
+    imageOrigins: idp === undefined ? [] : [idp.url],
     tokenSecret: process.env.APP_TOKEN_SECRET ?? randomBytes(32).toString("hex"),
-    ...(process.env.OAUTH_SEALING_KEY === undefined
-      ? {}
-      : { sealingKey: process.env.OAUTH_SEALING_KEY }),
+    // One process, so a per-process key is enough; set OAUTH_SEALING_KEY to survive restarts.
+    sealingKey: process.env.OAUTH_SEALING_KEY ?? randomBytes(32).toString("base64url"),
   }),
 );
 await app.listen(port);
-console.log(
-  names.length === 0
-    ? `social-login listening on ${app.getUrl()}: no provider configured (set e.g. GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET)`
-    : `social-login listening on ${app.getUrl()}: sign in at ${names.map((n) => `/auth/${n}`).join(", ")}`,
-);
+
+console.log(`social-login: open http://localhost:${port}`);
+for (const name of development) {
+  const env = name.toUpperCase();
+  console.log(
+    `  ${name}: development identity provider at ${idp?.url} (set ${env}_CLIENT_ID and ${env}_CLIENT_SECRET for the real one)`,
+  );
+}

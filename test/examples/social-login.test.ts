@@ -1,83 +1,186 @@
-// examples/social-login end to end: the classic app, its callback handler issuing app tokens,
-// the providers' network intercepted (undici MockAgent, see test/oauth/support/network.ts).
+// examples/social-login end to end, as `npm start` runs it: github configured from the
+// environment (so it goes to the real GitHub), every other provider signing in at the
+// development identity provider over loopback, through Strata's built-in routes. A browser is
+// played by hand: redirects followed, the sign-in page's form posted, cookies carried.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAppModule, providersFromEnv } from "../../examples/social-login/app.js";
+import { createAppModule } from "../../examples/social-login/app.js";
+import {
+  type DemoProviders,
+  demoProviders,
+  providersFromEnv,
+} from "../../examples/social-login/providers.js";
+import { SESSION_COOKIE } from "../../examples/social-login/Session.js";
 import { StrataApp } from "../../src/index.js";
+import type { SupportedProvider } from "../../src/oauth/index.js";
 import { request } from "../../src/testing/index.js";
-import { mockNetwork } from "../oauth/support/network.js";
-import { mockLogin } from "../oauth/support/providerNetwork.js";
 
-const net = mockNetwork();
+const env = { GITHUB_CLIENT_ID: "github-client-id", GITHUB_CLIENT_SECRET: "github-secret" };
+let demo: DemoProviders;
+let app: StrataApp;
 
-const providers = providersFromEnv({
-  GITHUB_CLIENT_ID: "github-client-id",
-  GITHUB_CLIENT_SECRET: "github-secret",
-  GOOGLE_CLIENT_ID: "google-client-id",
-  GOOGLE_CLIENT_SECRET: "google-secret",
-  TWITTER_CLIENT_ID: "twitter-client-id",
-});
-
-describe("examples/social-login", () => {
-  const app = new StrataApp(
+beforeAll(async () => {
+  demo = await demoProviders(env);
+  app = new StrataApp(
     createAppModule({
-      providers,
+      providers: demo.providers,
+      development: demo.development,
+      imageOrigins: demo.idp === undefined ? [] : [demo.idp.url],
       tokenSecret: "app-token-secret",
       sealingKey: "example-sealing-key-0123456789-abcdefghijkl",
     }),
   );
-  beforeAll(() => app.listen(0));
-  afterAll(() => app.close());
+  await app.listen(0);
+});
+afterAll(async () => {
+  await app.close();
+  await demo.idp?.close();
+});
 
-  const login = async (provider: "github" | "google") => {
-    const started = await request(app, "GET", `/auth/${provider}`);
-    expect(started.status).toBe(302);
-    const state = new URL(started.headers.get("location") ?? "").searchParams.get("state");
-    const cookie = (started.headers.getSetCookie()[0] ?? "").split(";")[0];
-    mockLogin(net, provider);
-    return request(app, "GET", `/auth/${provider}/callback?code=abc&state=${state}`, {
-      headers: { cookie },
+const cookieValue = (setCookies: ReadonlyArray<string>, name: string) =>
+  setCookies
+    .find((c) => c.startsWith(`${name}=`))
+    ?.split(";")[0]
+    ?.slice(name.length + 1);
+
+/** `/auth/<provider>` -> provider; returns the provider URL and the transaction cookie. */
+const start = async (provider: SupportedProvider) => {
+  const started = await request(app, "GET", `/auth/${provider}?errorRedirect=%2F`);
+  expect(started.status).toBe(302);
+  const cookie = `strata_oauth=${cookieValue(started.headers.getSetCookie(), "strata_oauth")}`;
+  return { location: new URL(started.headers.get("location") ?? ""), cookie };
+};
+
+/** Answers the development identity provider's sign-in page; returns the callback URL. */
+const signInAtDevIdp = async (authorization: URL, answer: Record<string, string>) => {
+  const page = await fetch(authorization, { redirect: "manual" });
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const requestId = /name="request" value="([^"]+)"/.exec(html)?.[1] ?? "";
+  const posted = await fetch(authorization.origin + authorization.pathname, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ request: requestId, ...answer }).toString(),
+  });
+  expect(posted.status).toBe(303);
+  return new URL(posted.headers.get("location") ?? "");
+};
+
+/** The callback back at the app (its URL names localhost:3000; the test app's port differs). */
+const finish = (callback: URL, cookie: string) =>
+  request(app, "GET", callback.pathname + callback.search, { headers: { cookie } });
+
+const home = (session: string | undefined) =>
+  request(
+    app,
+    "GET",
+    "/",
+    session === undefined ? {} : { headers: { cookie: `${SESSION_COOKIE}=${session}` } },
+  );
+
+const login = async (provider: SupportedProvider, user = "ada") => {
+  const { location, cookie } = await start(provider);
+  expect(location.origin).toBe(demo.idp?.url);
+  const callback = await signInAtDevIdp(location, { user });
+  expect(callback.toString()).toMatch(
+    new RegExp(`^http://localhost:3000/auth/${provider}/callback\\?`),
+  );
+  const done = await finish(callback, cookie);
+  return { done, session: cookieValue(done.headers.getSetCookie(), SESSION_COOKIE) };
+};
+
+describe("examples/social-login", () => {
+  it("github comes from the environment; the other four use the development identity provider", () => {
+    expect(demo.development).toEqual(["google", "microsoft", "facebook", "twitter"]);
+    expect(demo.providers.github).toMatchObject({
+      clientId: "github-client-id",
+      redirectUri: "http://localhost:3000/auth/github/callback",
     });
-  };
-
-  it("reads the providers from the environment (secret optional for twitter only)", () => {
-    expect(Object.keys(providers).sort()).toEqual(["github", "google", "twitter"]);
-    expect(providers.github?.redirectUri).toBe("http://localhost:3000/auth/github/callback");
+    expect(demo.providers.github?.endpoints).toBeUndefined();
+    expect(demo.providers.google?.endpoints?.authorization).toBe(
+      `${demo.idp?.url}/google/o/oauth2/v2/auth`,
+    );
+    expect(demo.providers.microsoft?.loginHost).toBe(`${demo.idp?.url}/microsoft`);
     expect(providersFromEnv({ FACEBOOK_CLIENT_ID: "only-an-id" })).toEqual({});
+    expect(Object.keys(providersFromEnv({ TWITTER_CLIENT_ID: "public-client" }))).toEqual([
+      "twitter",
+    ]);
   });
 
-  it("a login answers the handler's { token, user, isNewUser }; a second one is not new", async () => {
-    const first = await login("github");
-    expect(first.status).toBe(200);
-    const body = first.body as { token: string; user: Record<string, unknown>; isNewUser: boolean };
-    expect(body.isNewUser).toBe(true);
-    expect(body.user).toMatchObject({
-      id: 1,
-      provider: "github",
-      providerId: "583231",
-      email: "octocat@github.com",
-      name: "The Octocat",
-      role: "user",
+  it("the home page offers every provider, marking the development ones", async () => {
+    const page = await home(undefined);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'none'");
+    for (const label of ["Google", "Microsoft", "GitHub", "Facebook", "Twitter"]) {
+      expect(page.text).toContain(`Sign in with ${label}`);
+    }
+    expect(page.text.match(/development identity provider/g)).toHaveLength(4);
+  });
+
+  for (const provider of ["google", "microsoft", "facebook", "twitter"] as const) {
+    it(`${provider}: signs in at the development identity provider; / shows the user and the app token`, async () => {
+      const { done, session } = await login(provider);
+      expect(done.status).toBe(303);
+      expect(done.headers.get("location")).toBe("/");
+      const setCookies = done.headers.getSetCookie();
+      expect(setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))).toMatch(
+        /; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/,
+      );
+      expect(setCookies.find((c) => c.startsWith("strata_oauth="))).toMatch(/Max-Age=0/);
+      const page = await home(session);
+      expect(page.text).toContain("Ada Lovelace");
+      expect(page.text).toContain(session);
+      expect(page.text).toContain(`/avatars/ada.svg`);
+      expect(page.text).toContain(provider === "twitter" ? "no verified email" : "ada@example.com");
     });
-    expect(body.token.split(".")).toHaveLength(3);
-    const again = await login("github");
-    expect((again.body as { isNewUser: boolean }).isNewUser).toBe(false);
-    const other = await login("google");
-    expect((other.body as { user: { id: number } }).user.id).toBe(2);
+  }
+
+  it("github: /auth/github goes to the real GitHub with the client id from the environment", async () => {
+    const { location } = await start("github");
+    expect(`${location.origin}${location.pathname}`).toBe(
+      "https://github.com/login/oauth/authorize",
+    );
+    expect(location.searchParams.get("client_id")).toBe("github-client-id");
+    expect(location.searchParams.get("redirect_uri")).toBe(
+      "http://localhost:3000/auth/github/callback",
+    );
   });
 
-  it("the app token opens /me; no token or a forged one is 401", async () => {
-    const { token } = (await login("github")).body as { token: string };
-    const me = await request(app, "GET", "/me", { headers: { authorization: `Bearer ${token}` } });
+  it("the app token opens /me; a second sign-in is the same user; a forged token is 401", async () => {
+    const first = await login("google", "grace");
+    const again = await login("google", "grace");
+    const me = await request(app, "GET", "/me", {
+      headers: { authorization: `Bearer ${again.session}` },
+    });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ id: 1, provider: "github" });
+    const user = me.body as { id: number; name: string; provider: string };
+    expect(user).toMatchObject({ name: "Grace Hopper", provider: "google" });
+    const firstMe = await request(app, "GET", "/me", {
+      headers: { authorization: `Bearer ${first.session}` },
+    });
+    expect((firstMe.body as { id: number }).id).toBe(user.id);
     expect((await request(app, "GET", "/me")).status).toBe(401);
-    const forged = `${token.slice(0, -2)}xx`;
+    const forged = `${again.session?.slice(0, -2)}xx`;
     expect(
       (await request(app, "GET", "/me", { headers: { authorization: `Bearer ${forged}` } })).status,
     ).toBe(401);
   });
 
-  it("a forged callback is refused with 401 Invalid state", async () => {
+  it("Cancel at the provider lands on / with an error, signed out", async () => {
+    const { location, cookie } = await start("facebook");
+    const callback = await signInAtDevIdp(location, { cancel: "1" });
+    const done = await finish(callback, cookie);
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/?error=provider_error");
+    const page = await request(app, "GET", "/?error=provider_error");
+    expect(page.text).toContain(
+      "Sign-in failed: the sign-in was cancelled or refused at the provider.",
+    );
+    const odd = await request(app, "GET", "/?error=%3Cscript%3E");
+    expect(odd.text).not.toContain("<script>");
+  });
+
+  it("a forged callback is refused with 401 Invalid state; sign-out clears the session", async () => {
     const answer = await request(app, "GET", "/auth/github/callback?code=abc&state=forged");
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({
@@ -85,5 +188,8 @@ describe("examples/social-login", () => {
       message: "Invalid state",
       error: "invalid_state",
     });
+    const out = await request(app, "POST", "/logout");
+    expect(out.status).toBe(303);
+    expect(out.headers.getSetCookie()[0]).toMatch(new RegExp(`^${SESSION_COOKIE}=;.*Max-Age=0`));
   });
 });

@@ -1,0 +1,121 @@
+// Which providers the demo signs in with: those configured in the environment go to the real
+// provider; every other one goes to the development identity provider.
+import { randomBytes } from "node:crypto";
+import {
+  type OAuthProvidersConfig,
+  type SupportedProvider,
+  supportedProviders,
+} from "strata/oauth";
+import {
+  type DevClients,
+  type RunningDevIdentityProvider,
+  startDevIdentityProvider,
+} from "strata/devidp";
+
+/** The callback URL of `provider`: `OAUTH_REDIRECT_URI` (`{provider}` replaced) or localhost. */
+export const redirectUriFor = (env: NodeJS.ProcessEnv, provider: SupportedProvider): string =>
+  (
+    env.OAUTH_REDIRECT_URI ?? `http://localhost:${env.PORT ?? 3000}/auth/{provider}/callback`
+  ).replaceAll("{provider}", provider);
+
+/** Providers whose secret may be left out (public clients with PKCE). */
+const secretOptional: ReadonlySet<SupportedProvider> = new Set(["microsoft", "twitter"]);
+
+/**
+ * The providers configured in `env`: `<PROVIDER>_CLIENT_ID` and `<PROVIDER>_CLIENT_SECRET`
+ * (optional for microsoft and twitter), `OAUTH_REDIRECT_URI`, `MICROSOFT_TENANT`.
+ */
+export const providersFromEnv = (env: NodeJS.ProcessEnv = process.env): OAuthProvidersConfig => {
+  const providers: Record<string, unknown> = {};
+  for (const provider of supportedProviders) {
+    const prefix = provider.toUpperCase();
+    const clientId = env[`${prefix}_CLIENT_ID`];
+    const clientSecret = env[`${prefix}_CLIENT_SECRET`];
+    if (clientId === undefined || clientId === "") continue;
+    if (clientSecret === undefined && !secretOptional.has(provider)) continue;
+    providers[provider] = {
+      clientId,
+      clientSecret: clientSecret ?? null,
+      redirectUri: redirectUriFor(env, provider),
+      ...(provider === "microsoft" && env.MICROSOFT_TENANT !== undefined
+        ? { tenant: env.MICROSOFT_TENANT }
+        : {}),
+    };
+  }
+  return providers as OAuthProvidersConfig;
+};
+
+/** The providers `env` leaves to the development identity provider. */
+export const unconfigured = (providers: OAuthProvidersConfig): ReadonlyArray<SupportedProvider> =>
+  supportedProviders.filter((name) => providers[name] === undefined);
+
+/** A development client (random secret) per provider, with this app's callback URLs. */
+export const devClients = (
+  names: ReadonlyArray<SupportedProvider>,
+  env: NodeJS.ProcessEnv,
+): DevClients =>
+  Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        clientId: `strata-demo-${name}`,
+        clientSecret: randomBytes(24).toString("base64url"),
+        redirectUri: redirectUriFor(env, name),
+      },
+    ]),
+  );
+
+/**
+ * The configuration of the providers in `clients`, signing in at `idp` through each
+ * provider's endpoint overrides (microsoft through its `loginHost`).
+ */
+export const devProviders = (
+  idp: Pick<RunningDevIdentityProvider, "endpoints">,
+  clients: DevClients,
+): OAuthProvidersConfig => {
+  const providers: Record<string, unknown> = {};
+  for (const name of supportedProviders) {
+    const client = clients[name];
+    if (client === undefined) continue;
+    const { authorization, token, revocation, api, loginHost } = idp.endpoints(name);
+    const credentials = {
+      clientId: client.clientId,
+      clientSecret: client.clientSecret ?? null,
+      redirectUri: client.redirectUri,
+    };
+    providers[name] =
+      name === "microsoft"
+        ? { ...credentials, loginHost, endpoints: { api } }
+        : {
+            ...credentials,
+            endpoints: {
+              authorization,
+              token,
+              api,
+              ...(revocation === undefined ? {} : { revocation }),
+            },
+          };
+  }
+  return providers as OAuthProvidersConfig;
+};
+
+/** The demo's providers: the real ones from `env`, the development identity provider for the rest. */
+export interface DemoProviders {
+  readonly providers: OAuthProvidersConfig;
+  /** The providers signing in at the development identity provider. */
+  readonly development: ReadonlyArray<SupportedProvider>;
+  /** The development identity provider, when any provider uses it. */
+  readonly idp?: RunningDevIdentityProvider;
+}
+
+/** Reads `env` and starts the development identity provider for what it leaves unconfigured. */
+export const demoProviders = async (
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<DemoProviders> => {
+  const real = providersFromEnv(env);
+  const development = unconfigured(real);
+  if (development.length === 0) return { providers: real, development };
+  const clients = devClients(development, env);
+  const idp = await startDevIdentityProvider({ clients });
+  return { providers: { ...real, ...devProviders(idp, clients) }, development, idp };
+};

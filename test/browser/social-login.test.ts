@@ -1,0 +1,125 @@
+// A person signing in to the `npm start` demo with Chromium: "Sign in with GitHub", a test
+// user on the development identity provider's page, and back, signed in. Checks what the
+// browser kept: the page, its cookies, and every URL it navigated to.
+import { copyFile, mkdir } from "node:fs/promises";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, launchChromium, type StartedApp, startApp } from "./support.js";
+
+const ARTIFACTS = "test-artifacts/browser";
+
+let app: StartedApp;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+beforeAll(async () => {
+  app = await startApp(await freePort());
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+/** Every URL the page's frames committed to, and every navigation request (redirects too). */
+const recordNavigation = (page: Page) => {
+  const committed: Array<string> = [];
+  const requested: Array<string> = [];
+  page.on("framenavigated", (frame) => committed.push(frame.url()));
+  page.on("request", (request) => {
+    if (request.isNavigationRequest()) requested.push(request.url());
+  });
+  page.on("response", (response) => {
+    const location = response.headers().location;
+    if (location !== undefined) requested.push(new URL(location, response.url()).toString());
+  });
+  return { committed, requested };
+};
+
+const cookieNames = async (context: BrowserContext) =>
+  (await context.cookies()).map((cookie) => cookie.name);
+
+describe("the npm start demo in Chromium", () => {
+  it("prints one start line with the URL, and says which providers are development ones", () => {
+    const lines = app.output().trim().split("\n");
+    expect(lines[0]).toBe(`social-login: open ${app.url}`);
+    expect(lines.slice(1).every((line) => line.includes("development identity provider"))).toBe(
+      true,
+    );
+    expect(lines).toHaveLength(6);
+  });
+
+  it("GitHub sign-in through the development identity provider lands back signed in", async () => {
+    const { context } = browser;
+    const page = await context.newPage();
+    const urls = recordNavigation(page);
+
+    await page.goto(app.url);
+    await page.getByRole("link", { name: /Sign in with GitHub/ }).click();
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/github\/login\/oauth\/authorize\?/);
+    await expect(
+      page.getByRole("heading", { name: "Sign in with GitHub" }).isVisible(),
+    ).resolves.toBe(true);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}/dev-idp-sign-in.png`, fullPage: true });
+    expect(await cookieNames(context)).toContain("strata_oauth");
+
+    await page.getByRole("button", { name: /Continue as Ada Lovelace/ }).click();
+    await page.waitForURL(`${app.url}/`);
+
+    // The page shows the user and the app token.
+    await expect(page.getByRole("heading", { name: "Signed in" }).isVisible()).resolves.toBe(true);
+    expect(await page.locator("#user-name").textContent()).toBe("Ada Lovelace");
+    const body = (await page.locator("main").textContent()) ?? "";
+    expect(body).toContain("ada@example.com");
+    expect(body).toContain("GitHub");
+    const appToken = await page.locator("#app-token").inputValue();
+    expect(appToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(
+      await page.locator("img").evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBeGreaterThan(0);
+
+    // The state (transaction) cookie is gone; the session cookie is HttpOnly.
+    const cookies = await context.cookies();
+    expect(cookies.map((cookie) => cookie.name)).not.toContain("strata_oauth");
+    const session = cookies.find((cookie) => cookie.name === "strata_demo_session");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", value: appToken });
+
+    // No token, code or verifier in any URL the browser kept in its history...
+    expect(urls.committed).toEqual([
+      `${app.url}/`,
+      expect.stringMatching(/\/github\/login\/oauth\/authorize\?/),
+      `${app.url}/`,
+    ]);
+    for (const url of urls.committed) {
+      expect(url).not.toMatch(
+        /[?&#](code|access_token|refresh_token|id_token|token|code_verifier)=/,
+      );
+    }
+    // The tab's history: its first about:blank, then exactly those three.
+    expect(await page.evaluate(() => window.history.length)).toBe(urls.committed.length + 1);
+    // ...nor, apart from the authorization code on its one callback hop, in any URL it requested.
+    const all = urls.requested.join("\n");
+    expect(all).not.toContain(appToken);
+    expect(all).not.toMatch(/access_token|refresh_token|id_token|code_verifier|verifier=/);
+    const withCode = urls.requested.filter((url) => /[?&]code=/.test(url));
+    expect(new Set(withCode.map((url) => new URL(url).pathname))).toEqual(
+      new Set(["/auth/github/callback"]),
+    );
+
+    await page.screenshot({ path: `${ARTIFACTS}/signed-in.png`, fullPage: true });
+    // The README's screenshot is refreshed on demand only: `UPDATE_DEMO_SCREENSHOT=1 npm run test:browser`.
+    if (process.env.UPDATE_DEMO_SCREENSHOT === "1") {
+      await mkdir("docs", { recursive: true });
+      await copyFile(`${ARTIFACTS}/signed-in.png`, "docs/demo.png");
+    }
+
+    // Sign out: back to the sign-in buttons, the session cookie gone.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${app.url}/`);
+    await expect(page.getByRole("link", { name: /Sign in with Google/ }).isVisible()).resolves.toBe(
+      true,
+    );
+    expect(await cookieNames(context)).not.toContain("strata_demo_session");
+  });
+});
