@@ -19,6 +19,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The browser suite has its own config and script (`npm run test:browser`).
     exclude: [...configDefaults.exclude, "test/browser/**"],
+    // A redis-server for the rate-limit tests (installed when missing), stopped after the run.
+    globalSetup: ["test/support/globalSetup.ts"],
     testTimeout: 15_000,
   },
 });

@@ -12,7 +12,12 @@ export type { PipelineOptions, RouteInfo } from "./core/AppRoutes.js";
 export * from "./core/ErrorResponse.js";
 export * from "./core/HttpError.js";
 export { DEFAULT_BODY_LIMIT, readBody } from "./core/RequestBody.js";
-export { type RootModule, StrataApp, type StrataAppOptions } from "./core/StrataApp.js";
+export {
+  type RootModule,
+  type ShutdownOptions,
+  StrataApp,
+  type StrataAppOptions,
+} from "./core/StrataApp.js";
 export * as StrataServer from "./core/StrataServer.js";
 export { Catch } from "./decorators/Catch.js";
 export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
@@ -57,6 +62,60 @@ export { StartupError } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
 export type { RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
+export type { HealthOptions } from "./lifecycle/Health.js";
+export * as Health from "./lifecycle/Health.js";
+export {
+  DEFAULT_CHECK_TIMEOUT,
+  type HealthCheck,
+  type HealthCheckOutcome,
+  type HealthCheckResult,
+  type HealthReport,
+  type HealthStatus,
+} from "./lifecycle/HealthCheck.js";
+export { HealthCheckManager } from "./lifecycle/HealthCheckManager.js";
+export { HealthPaths } from "./lifecycle/HealthPaths.js";
+export type { OnModuleDestroy, OnModuleInit } from "./lifecycle/LifecycleHooks.js";
+export { OperationsModule } from "./lifecycle/OperationsModule.js";
+export { type ShutdownHandler, ShutdownManager } from "./lifecycle/ShutdownManager.js";
+export * as Cors from "./middleware/Cors.js";
+export { CorsMiddleware, type CorsOptions } from "./middleware/Cors.js";
+export * as Csrf from "./middleware/Csrf.js";
+export { CsrfMiddleware, type CsrfOptions } from "./middleware/Csrf.js";
+export { EffectMiddleware } from "./middleware/EffectMiddleware.js";
+export {
+  GlobalMiddlewareManager,
+  type MiddlewareLike,
+} from "./middleware/GlobalMiddlewareManager.js";
+export * as MemoryRateLimitStore from "./middleware/MemoryRateLimitStore.js";
+export * as Middleware from "./middleware/Middleware.js";
+export * from "./middleware/OperationErrors.js";
+export * as RateLimit from "./middleware/RateLimit.js";
+export {
+  DEFAULT_RATE_LIMIT,
+  RateLimitMiddleware,
+  type RateLimitOptions,
+} from "./middleware/RateLimit.js";
+export type { RedisRateLimitStoreOptions } from "./middleware/RedisRateLimitStore.js";
+export * as RedisRateLimitStore from "./middleware/RedisRateLimitStore.js";
+export type { TrustProxy } from "./middleware/RequestInfo.js";
+export * as RequestInfo from "./middleware/RequestInfo.js";
+export * as RequestLogger from "./middleware/RequestLogger.js";
+export { LoggerMiddleware, type LoggerOptions } from "./middleware/RequestLogger.js";
+export * as SecurityHeaders from "./middleware/SecurityHeaders.js";
+export {
+  DEFAULT_CONTENT_SECURITY_POLICY,
+  type HstsOptions,
+  SecurityHeadersMiddleware,
+  type SecurityHeadersOptions,
+} from "./middleware/SecurityHeaders.js";
+export {
+  fromStrataMiddleware,
+  type MiddlewareContext,
+  type MiddlewareNext,
+  type StrataMiddleware,
+} from "./middleware/StrataMiddleware.js";
+export * as Timeout from "./middleware/Timeout.js";
+export { DEFAULT_TIMEOUT, TimeoutMiddleware, type TimeoutOptions } from "./middleware/Timeout.js";
 export type { CanActivate, GuardLike } from "./pipeline/CanActivate.js";
 export type { ExceptionFilter, FilterLike } from "./pipeline/ExceptionFilter.js";
 export type {
@@ -81,3 +140,10 @@ export {
 export { ParseIntPipe } from "./pipes/ParseIntPipe.js";
 export { type ArgumentMetadata, type PipeLike, PipeTransform } from "./pipes/PipeTransform.js";
 export { ValidationPipe, type ValidationPipeOptions } from "./pipes/ValidationPipe.js";
+export { escapeHtml } from "./sanitize/escapeHtml.js";
+export { sanitizeEmail } from "./sanitize/sanitizeEmail.js";
+export { sanitizeHtml } from "./sanitize/sanitizeHtml.js";
+export { sanitizeObject } from "./sanitize/sanitizeObject.js";
+export { sanitizeSql } from "./sanitize/sanitizeSql.js";
+export { sanitizeString } from "./sanitize/sanitizeString.js";
+export { sanitizeUrl } from "./sanitize/sanitizeUrl.js";

@@ -2,15 +2,15 @@
 // provider; every other one goes to the development identity provider.
 import { randomBytes } from "node:crypto";
 import {
-  type OAuthProvidersConfig,
-  type SupportedProvider,
-  supportedProviders,
-} from "strata/oauth";
-import {
   type DevClients,
   type RunningDevIdentityProvider,
   startDevIdentityProvider,
 } from "strata/devidp";
+import {
+  type OAuthProvidersConfig,
+  type SupportedProvider,
+  supportedProviders,
+} from "strata/oauth";
 
 /** The callback URL of `provider`: `OAUTH_REDIRECT_URI` (`{provider}` replaced) or localhost. */
 export const redirectUriFor = (env: NodeJS.ProcessEnv, provider: SupportedProvider): string =>

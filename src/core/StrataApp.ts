@@ -5,6 +5,7 @@ import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
 import * as Scope from "effect/Scope";
 import type { DynamicModule } from "../decorators/Module.js";
 import { Injector, injectorLayer } from "../di/Injector.js";
@@ -12,6 +13,16 @@ import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
 import type { Provider } from "../di/Provider.js";
 import { StartupError } from "../di/StartupError.js";
 import { type InjectionToken, type Type, tokenName } from "../di/Token.js";
+import * as Health from "../lifecycle/Health.js";
+import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
+import { HealthPaths } from "../lifecycle/HealthPaths.js";
+import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
+import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
+import {
+  GlobalMiddlewareManager,
+  type MiddlewareLike,
+} from "../middleware/GlobalMiddlewareManager.js";
+import * as Middleware from "../middleware/Middleware.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { InterceptorLike } from "../pipeline/Interceptor.js";
@@ -36,6 +47,43 @@ export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   readonly bodyLimit?: number;
   /** Providers that replace, by token, those the modules declare (used by `Test.createTestingModule`). */
   readonly providerOverrides?: ReadonlyArray<Provider<unknown>>;
+  /**
+   * App-wide middleware, the first outermost, ahead of those added with `app.use(...)` (and
+   * inside `middleware`, the raw `HttpMiddleware` option, when both are given).
+   */
+  readonly globalMiddleware?: ReadonlyArray<MiddlewareLike>;
+  /**
+   * The health probes `GET /health` and `GET /ready` (paths configurable); `false` serves
+   * neither. A route of the app's own on the same path takes precedence.
+   */
+  readonly health?: Health.HealthOptions | false;
+  /** Graceful shutdown: see {@link ShutdownOptions}. */
+  readonly shutdown?: ShutdownOptions;
+  /**
+   * Replaces Effect's default logger for everything the app runs (request logs, warnings,
+   * errors): `Logger.withConsoleLog(Logger.jsonLogger)` for JSON lines, `Logger.none` for
+   * silence, any custom `Logger`.
+   */
+  readonly logger?: Logger.Logger<unknown, unknown>;
+}
+
+/**
+ * How a {@link StrataApp} stops.
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export interface ShutdownOptions {
+  /**
+   * Milliseconds in-flight requests get to finish (default 10 000); after it the remaining
+   * ones are interrupted. Each shutdown handler gets the same time.
+   */
+  readonly timeout?: number;
+  /**
+   * Signals that shut the app down gracefully and then exit the process with code 0 (default
+   * `SIGTERM` and `SIGINT`, listened to while the app listens); `false` leaves signals alone.
+   */
+  readonly signals?: ReadonlyArray<NodeJS.Signals> | false;
 }
 
 /** The modules an app is made from: a `@Module` class or a dynamic module. @since 0.1.0 @category app */
@@ -145,25 +193,62 @@ export class StrataApp {
     );
   }
 
+  /** The app-wide middleware; `app.use(...)` registers here. */
+  readonly middlewareManager = new GlobalMiddlewareManager();
+  /** The handlers run at shutdown, after in-flight requests and before `onModuleDestroy`. */
+  readonly shutdownManager = new ShutdownManager();
+  /** The checks behind `GET /ready`. */
+  readonly healthCheckManager = new HealthCheckManager();
+
   private scope: Scope.CloseableScope | undefined;
   private injector: Injector | undefined;
   private server: HttpServer.HttpServer | undefined;
   private compiledRoutes: ReadonlyArray<CompiledRoute> = [];
   private pipeline: PipelineOptions = {};
+  private closing: Promise<void> | undefined;
+  private signal: string | undefined;
+  private stopListeningForSignals: (() => void) | undefined;
 
   constructor(
     readonly rootModule: RootModule,
     readonly options: StrataAppOptions = {},
-  ) {}
+  ) {
+    this.middlewareManager.use(...(options.globalMiddleware ?? []));
+  }
+
+  /** Runs an Effect of the facade with the app's logger. */
+  private run<A, E>(effect: Effect.Effect<A, E>): Promise<Exit.Exit<A, E>> {
+    const logger = this.options.logger;
+    return Effect.runPromiseExit(
+      logger === undefined
+        ? effect
+        : Effect.provide(effect, Logger.replace(Logger.defaultLogger, logger)),
+    );
+  }
 
   /** Compiles the module graph and builds every singleton (running `onModuleInit`), without listening. */
   async init(): Promise<this> {
     if (this.injector !== undefined) return this;
     const scope = Effect.runSync(Scope.make());
-    const exit = await Effect.runPromiseExit(
+    const exit = await this.run(
       Effect.gen(this, function* () {
-        const graph = yield* compile(this.rootModule, this.options);
+        // The app's managers are what `OperationsModule` provides; the user's overrides win.
+        const graph = yield* compile(this.rootModule, {
+          ...this.options,
+          providerOverrides: [
+            { token: ShutdownManager, useValue: this.shutdownManager },
+            { token: HealthCheckManager, useValue: this.healthCheckManager },
+            ...(this.options.providerOverrides ?? []),
+          ],
+        });
         const context = yield* Layer.buildWithScope(injectorLayer(graph), scope);
+        // Closed after the server has drained (added later), before onModuleDestroy (earlier).
+        yield* Scope.addFinalizer(
+          scope,
+          Effect.suspend(() =>
+            this.shutdownManager.run(this.signal, this.options.shutdown?.timeout),
+          ),
+        );
         const injector = Context.get(context, Injector);
         const routes = yield* Effect.provideService(
           routesOf(graph, { ...this.options, ...this.pipeline }),
@@ -174,7 +259,7 @@ export class StrataApp {
       }),
     );
     if (Exit.isFailure(exit)) {
-      await Effect.runPromise(Scope.close(scope, exit));
+      await this.run(Scope.close(scope, exit));
       return rethrow(exit.cause);
     }
     this.scope = scope;
@@ -183,33 +268,96 @@ export class StrataApp {
     return this;
   }
 
-  /** Starts the HTTP server on `port` (0 picks a free port; see {@link StrataApp.getUrl}). */
+  /**
+   * Starts the HTTP server on `port` (0 picks a free port; see {@link StrataApp.getUrl}):
+   * builds the middleware, adds the health probes, opens the port, and (unless
+   * `shutdown.signals` is `false`) shuts down gracefully on SIGTERM and SIGINT.
+   */
   async listen(port: number, host?: string): Promise<void> {
     await this.init();
     if (this.server !== undefined) throw new Error("This app is already listening");
     const scope = this.scope as Scope.CloseableScope;
     const injector = this.injector as Injector;
-    const routes = this.compiledRoutes;
-    const layer = serve(HttpLayerRouter.addAll(routes.map((r) => r.route)), this.options).pipe(
-      Layer.provideMerge(layerNode({ port, host })),
-    );
-    const exit = await Effect.runPromiseExit(
-      Effect.map(
-        Layer.buildWithScope(Layer.provide(layer, Layer.succeed(Injector, injector)), scope),
-        (context) => Context.get(context, HttpServer.HttpServer),
-      ),
+    const health = this.healthOptions();
+    const exit = await this.run(
+      Effect.gen(this, function* () {
+        // Built before the port opens, so released after the server has drained.
+        const middleware = yield* this.middlewareManager
+          .build(injector)
+          .pipe(
+            Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
+            Scope.extend(scope),
+          );
+        const routes = HttpLayerRouter.addAll(this.compiledRoutes.map((r) => r.route));
+        const layer = serve(
+          health === false
+            ? routes
+            : Layer.merge(routes, Health.routes(this.healthCheckManager, health)),
+          {
+            ...this.options,
+            middleware:
+              this.options.middleware === undefined || middleware === undefined
+                ? (this.options.middleware ?? middleware)
+                : Middleware.compose(this.options.middleware, middleware),
+          },
+        ).pipe(
+          Layer.provideMerge(
+            layerNode({ port, host, shutdownTimeout: this.options.shutdown?.timeout }),
+          ),
+          Layer.provide(Layer.succeed(Injector, injector)),
+        );
+        const context = yield* Layer.buildWithScope(layer, scope);
+        return Context.get(context, HttpServer.HttpServer);
+      }),
     );
     if (Exit.isFailure(exit)) return rethrow(exit.cause);
     this.server = exit.value;
+    const signals = this.options.shutdown?.signals ?? ["SIGTERM", "SIGINT"];
+    if (signals !== false && signals.length > 0) {
+      this.stopListeningForSignals = onShutdownSignals(signals, (signal) => this.stop(signal));
+    }
   }
 
-  /** Stops the server (if listening) and releases every provider (`onModuleDestroy`, in reverse order). */
-  async close(): Promise<void> {
-    const scope = this.scope;
-    this.scope = undefined;
-    this.injector = undefined;
-    this.server = undefined;
-    if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void));
+  /**
+   * Shuts the app down gracefully: stops accepting connections, lets in-flight requests finish
+   * (within `shutdown.timeout`), runs the `shutdownManager` handlers, then every provider's
+   * `onModuleDestroy` in reverse dependency order. Concurrent calls share one shutdown.
+   */
+  close(): Promise<void> {
+    return this.stop(undefined);
+  }
+
+  private stop(signal: string | undefined): Promise<void> {
+    this.closing ??= (async () => {
+      const scope = this.scope;
+      this.scope = undefined;
+      this.injector = undefined;
+      this.server = undefined;
+      this.signal = signal;
+      try {
+        if (scope !== undefined) await this.run(Scope.close(scope, Exit.void));
+      } finally {
+        this.stopListeningForSignals?.();
+        this.stopListeningForSignals = undefined;
+        this.closing = undefined;
+      }
+    })();
+    return this.closing;
+  }
+
+  /** The probes to serve, leaving out the paths a GET route of the app already answers. */
+  private healthOptions(): Health.HealthOptions | false {
+    const health = this.options.health;
+    if (health === false) return false;
+    const taken = new Set(this.routes.filter((r) => r.method === "GET").map((r) => r.path));
+    const free = (path: string | false | undefined, fallback: string) => {
+      const resolved = path ?? fallback;
+      return resolved === false || taken.has(resolved) ? false : resolved;
+    };
+    return {
+      livenessPath: free(health?.livenessPath, "/health"),
+      readinessPath: free(health?.readinessPath, "/ready"),
+    };
   }
 
   /** The singleton (or a new transient) provider registered under `token` in the root module. */
@@ -259,6 +407,23 @@ export class StrataApp {
   useGlobalFilters(...filters: ReadonlyArray<FilterLike>): this {
     const current = this.pipeline.globalFilters ?? this.options.globalFilters ?? [];
     return this.configure({ globalFilters: [...current, ...filters] });
+  }
+
+  /**
+   * Adds app-wide middleware, run around every request (unmatched ones included) in
+   * registration order, the first outermost; with a path prefix first, only around requests
+   * under it: `app.use("/admin", AdminMiddleware)`. Call before `listen`.
+   */
+  use(...middleware: ReadonlyArray<MiddlewareLike>): this;
+  use(prefix: string, ...middleware: ReadonlyArray<MiddlewareLike>): this;
+  use(...args: ReadonlyArray<string | MiddlewareLike>): this {
+    const [first, ...rest] = args;
+    if (typeof first === "string") {
+      this.middlewareManager.use(first, ...(rest as ReadonlyArray<MiddlewareLike>));
+    } else {
+      this.middlewareManager.use(...(args as ReadonlyArray<MiddlewareLike>));
+    }
+    return this;
   }
 
   /** Routes requests by API version (call before `init`/`listen`). */

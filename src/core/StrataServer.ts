@@ -121,6 +121,11 @@ export const serve = <A, E, R>(
 export interface ListenOptions {
   readonly port: number;
   readonly host?: string;
+  /**
+   * Milliseconds in-flight requests get to finish when the server stops (its scope closes:
+   * `app.close()`, or `NodeRuntime.runMain` on SIGTERM/SIGINT); default 10 000.
+   */
+  readonly shutdownTimeout?: number;
 }
 
 /**

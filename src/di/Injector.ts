@@ -28,13 +28,29 @@ interface Hooks {
 const hooksOf = (instance: unknown): Hooks =>
   typeof instance === "object" && instance !== null ? (instance as Hooks) : {};
 
-/** Runs `onModuleInit` now and registers `onModuleDestroy` to run when `scope` closes. */
-const lifecycle = (instance: unknown, scope: Scope.Scope): Effect.Effect<void, unknown> => {
+/**
+ * Runs `onModuleInit` now and registers `onModuleDestroy` to run when `scope` closes. A failing
+ * `onModuleInit` is a `StartupError` saying so (the provider was created, its hook failed).
+ */
+const lifecycle = (
+  instance: unknown,
+  scope: Scope.Scope,
+  node: ProviderNode,
+): Effect.Effect<void, unknown> => {
   const hooks = hooksOf(instance);
   const hasInit = typeof hooks.onModuleInit === "function";
   const hasDestroy = typeof hooks.onModuleDestroy === "function";
   if (!hasInit && !hasDestroy) return Effect.void;
-  const init = hasInit ? fromUserCode(() => hooks.onModuleInit?.()) : Effect.void;
+  const init = hasInit
+    ? Effect.mapError(
+        fromUserCode(() => hooks.onModuleInit?.()),
+        (cause) =>
+          new StartupError({
+            message: `onModuleInit of ${node.name} in ${node.module.path} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+            cause,
+          }),
+      )
+    : Effect.void;
   const destroy = hasDestroy
     ? Scope.addFinalizer(
         scope,
@@ -122,7 +138,7 @@ const providerLayer = (node: ProviderNode): Layer.Layer<Binding, StartupError> =
       if (node.scope === ProviderScope.SINGLETON) {
         const scope = yield* Effect.scope;
         const instance = yield* build(undefined).pipe(
-          Effect.tap((created) => lifecycle(created, scope)),
+          Effect.tap((created) => lifecycle(created, scope, node)),
           Effect.mapError(startupFailure(node)),
         );
         return { _tag: "Instance", instance } as const;
@@ -144,7 +160,7 @@ const providerLayer = (node: ProviderNode): Layer.Layer<Binding, StartupError> =
           if (store.instances.has(node.id)) return Effect.succeed(store.instances.get(node.id));
           return Effect.tap(build(store), (created) => {
             store.instances.set(node.id, created);
-            return lifecycle(created, store.scope);
+            return lifecycle(created, store.scope, node);
           });
         });
       return { _tag: "Maker", make } as const;

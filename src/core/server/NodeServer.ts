@@ -9,6 +9,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Exit from "effect/Exit";
+import type * as Fiber from "effect/Fiber";
 import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as Runtime from "effect/Runtime";
@@ -19,22 +20,37 @@ import { writeNodeResponse } from "./NodeResponseWriter.js";
 import { NodeServerRequest } from "./NodeServerRequest.js";
 import { makeRequestScopes } from "./RequestScope.js";
 
-/** Where the server listens. @since 0.1.0 @category server */
+/** Where the server listens, and how long it lets requests finish when it stops. @since 0.1.0 @category server */
 export interface NodeServerOptions {
   readonly port: number;
   readonly host?: string;
+  /**
+   * Milliseconds in-flight requests get to finish when the server stops (default 10 000);
+   * those still running then are interrupted and their connections closed.
+   */
+  readonly shutdownTimeout?: number;
 }
+
+/** The default deadline for in-flight requests at shutdown: 10 000 ms. @since 0.1.0 @category server */
+export const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-const interruptOnAbort = (
-  res: ServerResponse,
-  fiber: { unsafeInterruptAsFork: (id: never) => void },
-) => {
-  res.on("close", () => {
-    if (!res.writableEnded)
-      fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId as never);
-  });
+type RequestFiber = Fiber.RuntimeFiber<unknown, unknown>;
+
+/**
+ * The requests of one server still running on a fiber (those answered synchronously never
+ * count): a counter, so the hot path stays cheap. `draining` is set when the server stops.
+ */
+interface InFlight {
+  /** Follows a request whose fiber did not complete synchronously. */
+  readonly track: (res: ServerResponse, fiber: RequestFiber) => void;
+  readonly draining: () => boolean;
+}
+
+/** Keep-alive is refused to requests that arrive while the server drains. */
+const refuseKeepAliveWhileDraining = (inFlight: InFlight, res: ServerResponse) => {
+  if (inFlight.draining()) res.shouldKeepAlive = false;
 };
 
 /** Any HTTP app, through the platform's own `toHandled` (scope, middleware, error handling). */
@@ -42,6 +58,7 @@ const genericHandler = (
   runtime: Runtime.Runtime<never>,
   app: HttpApp.Default<unknown, never>,
   middleware: HttpMiddleware.HttpMiddleware | undefined,
+  inFlight: InFlight,
 ): Handler => {
   const handled = HttpApp.toHandled(
     app,
@@ -51,6 +68,7 @@ const genericHandler = (
   );
   const runFork = Runtime.runFork(runtime);
   return (req, res) => {
+    refuseKeepAliveWhileDraining(inFlight, res);
     const fiber = runFork(
       Effect.provideService(
         handled,
@@ -58,7 +76,7 @@ const genericHandler = (
         new NodeServerRequest(req, res),
       ),
     );
-    if (fiber.unsafePoll() === null) interruptOnAbort(res, fiber);
+    if (fiber.unsafePoll() === null) inFlight.track(res, fiber);
   };
 };
 
@@ -71,6 +89,7 @@ const fastHandler = (
   runtime: Runtime.Runtime<never>,
   fast: FastApp,
   newScope: () => Scope.CloseableScope,
+  inFlight: InFlight,
 ): Handler => {
   const base = runtime.context.unsafeMap;
   const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
@@ -114,9 +133,10 @@ const fastHandler = (
       }),
       program,
     );
-    if (fiber.unsafePoll() === null) interruptOnAbort(res, fiber);
+    if (fiber.unsafePoll() === null) inFlight.track(res, fiber);
   };
   return (req, res) => {
+    refuseKeepAliveWhileDraining(inFlight, res);
     const request = new NodeServerRequest(req, res);
     const found = fast.routes.find(request.method, request.url);
     if (found === undefined) {
@@ -162,12 +182,67 @@ const listen = (server: Server, options: NodeServerOptions) =>
     });
   });
 
-const close = (server: Server) =>
-  Effect.async<void>((resume) => {
-    if (!server.listening) return resume(Effect.void);
-    server.close(() => resume(Effect.void));
-    server.closeIdleConnections();
+/**
+ * Graceful stop: no new connections; idle keep-alive connections closed at once, the others as
+ * soon as their response is out (the keep-alive timeout drops to 1 ms); requests still arriving
+ * on open connections served with `Connection: close`; done when every connection is closed and
+ * every tracked request has completed. At the deadline the remaining connections are closed,
+ * which interrupts their requests.
+ */
+const makeDrain = (server: Server, timeout: number) => {
+  let inFlight = 0;
+  let draining = false;
+  let onSettled: (() => void) | undefined;
+  const tracker: InFlight = {
+    track: (res, fiber) => {
+      inFlight++;
+      res.on("close", () => {
+        if (!res.writableEnded)
+          fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId as never);
+      });
+      fiber.addObserver(() => {
+        if (--inFlight === 0) onSettled?.();
+      });
+    },
+    draining: () => draining,
+  };
+  const drain = Effect.async<void>((resume) => {
+    let closed = !server.listening;
+    let requestsDone = inFlight === 0;
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    const finish = () => {
+      if (!closed || !requestsDone || deadline === undefined) return;
+      clearTimeout(deadline);
+      deadline = undefined;
+      onSettled = undefined;
+      resume(Effect.void);
+    };
+    draining = true;
+    server.keepAliveTimeout = 1;
+    deadline = setTimeout(() => {
+      requestsDone = true;
+      server.closeAllConnections();
+      finish();
+    }, timeout);
+    onSettled = () => {
+      requestsDone = true;
+      finish();
+    };
+    if (closed) finish();
+    else {
+      // Also closes the connections idle right now.
+      server.close(() => {
+        closed = true;
+        finish();
+      });
+    }
+    return Effect.sync(() => {
+      clearTimeout(deadline);
+      onSettled = undefined;
+    });
   });
+  return { tracker, drain };
+};
 
 /**
  * Strata's node HTTP server, an implementation of `@effect/platform`'s `HttpServer`. Apps served
@@ -181,7 +256,12 @@ export const make = (
   options: NodeServerOptions,
 ): Effect.Effect<HttpServer.HttpServer, HttpServerError.ServeError, Scope.Scope> =>
   Effect.gen(function* () {
-    const server = yield* Effect.acquireRelease(Effect.sync(createServer), close);
+    const server = createServer();
+    const stop = makeDrain(server, options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
+    const { tracker } = stop;
+    // Run once, by whichever finalizer comes first (serve's, or this one if serve never ran).
+    const drain = yield* Effect.cached(stop.drain);
+    yield* Effect.addFinalizer(() => drain);
     yield* listen(server, options);
     const newScope = yield* makeRequestScopes;
     const address = server.address();
@@ -200,10 +280,21 @@ export const make = (
           const fast = fastAppOf(app);
           const handler =
             fast !== undefined && middleware === undefined && fast.routes.eligible()
-              ? fastHandler(runtime, fast, newScope)
-              : genericHandler(runtime, app as HttpApp.Default<unknown, never>, middleware);
+              ? fastHandler(runtime, fast, newScope, tracker)
+              : genericHandler(
+                  runtime,
+                  app as HttpApp.Default<unknown, never>,
+                  middleware,
+                  tracker,
+                );
           server.on("request", handler);
-          yield* Effect.addFinalizer(() => Effect.sync(() => server.off("request", handler)));
+          // Draining first: requests on connections still open are served until they end.
+          yield* Effect.addFinalizer(() =>
+            Effect.zipRight(
+              drain,
+              Effect.sync(() => server.off("request", handler)),
+            ),
+          );
         }),
     });
   });

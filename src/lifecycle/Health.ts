@@ -1,0 +1,61 @@
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import { jsonResponse } from "../core/TextResponse.js";
+import type { HealthCheckManager } from "./HealthCheckManager.js";
+
+/**
+ * Where the health probes answer; `false` leaves that probe out.
+ *
+ * @since 0.1.0
+ * @category lifecycle
+ */
+export interface HealthOptions {
+  /** Liveness: the process is up (default `/health`). */
+  readonly livenessPath?: string | false;
+  /** Readiness: every registered check is up (default `/ready`). */
+  readonly readinessPath?: string | false;
+}
+
+const noStore = { "cache-control": "no-store" } as const;
+
+/** The paths {@link routes} serves with these options. @since 0.1.0 @category lifecycle */
+export const probePaths = (options: HealthOptions = {}): ReadonlyArray<string> =>
+  [options.livenessPath ?? "/health", options.readinessPath ?? "/ready"].filter(
+    (path): path is string => path !== false,
+  );
+
+/**
+ * The health probes as routes (the Effect face; a `StrataApp` adds them itself):
+ * `GET /health` answers 200 `{ "status": "up" }` while the process runs; `GET /ready` runs
+ * every check of `manager` and answers 200 `{ "status": "up", "checks": [...] }`, or 503
+ * `{ "status": "down", "checks": [...] }` where the checks that failed say `down`. Neither is
+ * cached. Provide `HealthPaths` when the paths differ from the defaults, so that the rate limit
+ * and logger middleware still skip them.
+ *
+ * @since 0.1.0
+ * @category lifecycle
+ */
+export const routes = (
+  manager: HealthCheckManager,
+  options: HealthOptions = {},
+): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> => {
+  const liveness = options.livenessPath ?? "/health";
+  const readiness = options.readinessPath ?? "/ready";
+  const alive = jsonResponse({ status: "up" }, 200, noStore);
+  return Layer.mergeAll(
+    liveness === false
+      ? Layer.empty
+      : HttpLayerRouter.add("GET", liveness as HttpLayerRouter.PathInput, Effect.succeed(alive)),
+    readiness === false
+      ? Layer.empty
+      : HttpLayerRouter.add(
+          "GET",
+          readiness as HttpLayerRouter.PathInput,
+          Effect.map(manager.run, (checks) => {
+            const up = checks.every((check) => check.status === "up");
+            return jsonResponse({ status: up ? "up" : "down", checks }, up ? 200 : 503, noStore);
+          }),
+        ),
+  );
+};

@@ -1,0 +1,103 @@
+import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Runtime from "effect/Runtime";
+import type * as Scope from "effect/Scope";
+import { errorResponse } from "../core/ErrorResponse.js";
+import { StartupError } from "../di/StartupError.js";
+import { EffectMiddleware } from "./EffectMiddleware.js";
+import * as Middleware from "./Middleware.js";
+import { RequestTimeoutError } from "./OperationErrors.js";
+
+/**
+ * Options of {@link make} and {@link TimeoutMiddleware}.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export interface TimeoutOptions {
+  /** Milliseconds a request may take to produce its response (default 30 000). */
+  readonly timeout?: number;
+}
+
+/** The default request timeout: 30 000 ms. @since 0.1.0 @category middleware */
+export const DEFAULT_TIMEOUT = 30_000;
+
+/**
+ * Runs `app` on its own fiber, started at once on the request's context and fiber refs, and
+ * answers `onTimeout` if it has not answered within `millis`, after interrupting it (its
+ * finalizers have run by then). A handler that completes synchronously costs that fiber
+ * only: the timer is armed only when it has to wait (`Effect.timeout` would race two fibers).
+ */
+const within = (
+  app: Middleware.App,
+  millis: number,
+  onTimeout: HttpServerResponse.HttpServerResponse,
+): Middleware.App =>
+  Effect.withFiberRuntime((parent) => {
+    const fiber = Runtime.runFork(
+      Runtime.make({
+        context: parent.currentContext,
+        fiberRefs: parent.getFiberRefs(),
+        runtimeFlags: Runtime.defaultRuntimeFlags,
+      }),
+      // The parent's context is the request's: it holds everything `app` needs.
+    )(app as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>);
+    const done = fiber.unsafePoll();
+    if (done !== null) return done;
+    return Effect.async<HttpServerResponse.HttpServerResponse, unknown>((resume) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        resume(Effect.as(Fiber.interrupt(fiber), onTimeout));
+      }, millis);
+      fiber.addObserver((exit) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resume(exit);
+      });
+      return Effect.suspend(() => {
+        clearTimeout(timer);
+        return Fiber.interrupt(fiber);
+      });
+    });
+  });
+
+/**
+ * A deadline on every request as an Effect `HttpMiddleware`: a request whose response is not
+ * ready within `timeout` ms is interrupted (its finalizers and request-scoped `onModuleDestroy`
+ * hooks run) and answered 408 in the standard error shape. It bounds producing the response,
+ * not streaming a streamed body to the client.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export const make = (
+  options: TimeoutOptions = {},
+): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError> => {
+  const millis = options.timeout ?? DEFAULT_TIMEOUT;
+  if (!Number.isFinite(millis) || millis <= 0) {
+    return new StartupError({ message: `Timeout: ${millis} is not a positive number of ms` });
+  }
+  const onTimeout = errorResponse(new RequestTimeoutError());
+  return Effect.succeed(Middleware.make((app) => within(app, millis, onTimeout)));
+};
+
+/**
+ * Request timeout, the classic way: `app.use(new TimeoutMiddleware({ timeout: 5_000 }))`.
+ * See {@link make}.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export class TimeoutMiddleware extends EffectMiddleware {
+  constructor(readonly options: TimeoutOptions = {}) {
+    super();
+  }
+
+  build(): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError, Scope.Scope> {
+    return make(this.options);
+  }
+}

@@ -1,0 +1,157 @@
+import { Agent, request as httpRequest } from "node:http";
+import { createConnection } from "node:net";
+import * as Effect from "effect/Effect";
+import { describe, expect, it } from "vitest";
+import {
+  Controller,
+  Get,
+  Injectable,
+  Module,
+  type OnModuleDestroy,
+  StrataApp,
+} from "../../src/index.js";
+import { request } from "../../src/testing/index.js";
+import { capturingLogger } from "../support/started.js";
+
+const log: Array<string> = [];
+let started = 0;
+
+@Injectable()
+class Store implements OnModuleDestroy {
+  onModuleDestroy() {
+    log.push("destroy Store");
+  }
+}
+
+@Controller()
+class SlowController {
+  constructor(readonly store: Store) {}
+  @Get("slow")
+  async slow() {
+    started++;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    log.push("request done");
+    return { done: true };
+  }
+  @Get("fast")
+  fast() {
+    return { fast: true };
+  }
+}
+
+@Module({ controllers: [SlowController], providers: [Store] })
+class AppModule {}
+
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+/** A GET over a keep-alive agent; resolves with the status and the Connection header. */
+const keepAliveGet = (agent: Agent, url: string) =>
+  new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    httpRequest(url, { agent }, (response) => {
+      response.resume();
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, connection: response.headers.connection }),
+      );
+    })
+      .on("error", reject)
+      .end();
+  });
+
+describe("ShutdownManager and app.close()", () => {
+  it("finishes in-flight requests, then runs the handlers in order, then the destroy hooks", async () => {
+    log.length = 0;
+    started = 0;
+    const app = new StrataApp(AppModule, { shutdown: { signals: false } });
+    app.shutdownManager.register((signal) => {
+      log.push(`handler 1 (${signal})`);
+    });
+    app.shutdownManager.register(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      log.push("handler 2");
+    });
+    app.shutdownManager.register(() => Effect.sync(() => log.push("handler 3")));
+    await app.listen(0, "127.0.0.1");
+    const responses = Array.from({ length: 5 }, () => request(app, "GET", "/slow"));
+    await until(() => started === 5);
+    const closing = app.close();
+    expect(app.close()).toBe(closing);
+    const answers = await Promise.all(responses);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    await closing;
+    expect(log).toEqual([
+      ...Array.from({ length: 5 }, () => "request done"),
+      "handler 1 (undefined)",
+      "handler 2",
+      "handler 3",
+      "destroy Store",
+    ]);
+  });
+
+  it("logs a failing or overrunning handler and runs the others", async () => {
+    log.length = 0;
+    const { logger, lines } = capturingLogger();
+    const app = new StrataApp(AppModule, { logger, shutdown: { signals: false, timeout: 100 } });
+    app.shutdownManager.register(() => {
+      throw new Error("flush failed");
+    });
+    app.shutdownManager.register(() => new Promise<void>(() => undefined));
+    app.shutdownManager.register(() => {
+      log.push("last handler");
+    });
+    await app.init();
+    const began = Date.now();
+    await app.close();
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(log).toEqual(["last handler", "destroy Store"]);
+    const errors = lines.filter((line) => line.level === "ERROR").map((line) => line.message);
+    expect(errors).toEqual(["Shutdown handler #1 failed", "Shutdown handler #2 failed"]);
+    expect(lines.some((line) => line.text.includes("did not finish within 100 ms"))).toBe(true);
+  });
+
+  it("serves requests arriving on open connections while draining (Connection: close), drops idle ones", async () => {
+    started = 0;
+    const app = new StrataApp(AppModule, { shutdown: { signals: false } });
+    await app.listen(0, "127.0.0.1");
+    const { port } = new URL(app.getUrl());
+    const agent = new Agent({ keepAlive: true });
+    expect((await keepAliveGet(agent, `${app.getUrl()}/fast`)).connection).toBe("keep-alive");
+    // A second request on the busy connection, sent once the app has begun to shut down.
+    const socket = createConnection({ host: "127.0.0.1", port: Number(port) });
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString();
+    });
+    const ended = new Promise((resolve) => socket.once("close", resolve));
+    socket.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+    await until(() => started === 1);
+    const began = Date.now();
+    const closing = app.close();
+    socket.write("GET /fast HTTP/1.1\r\nHost: x\r\n\r\n");
+    await closing;
+    await ended;
+    // The idle keep-alive connection did not hold the shutdown for its keep-alive timeout.
+    expect(Date.now() - began).toBeLessThan(1_500);
+    const responses = received.split(/(?=HTTP\/1\.1 )/);
+    expect(responses).toHaveLength(2);
+    expect(responses[0]).toMatch(/^HTTP\/1\.1 200[\s\S]*"done":true/);
+    expect(responses[1]).toMatch(/^HTTP\/1\.1 200[\s\S]*[Cc]onnection: close[\s\S]*"fast":true/);
+    agent.destroy();
+  });
+
+  it("interrupts what is still running at the deadline", async () => {
+    const { logger } = capturingLogger();
+    const app = new StrataApp(AppModule, { logger, shutdown: { signals: false, timeout: 50 } });
+    await app.listen(0, "127.0.0.1");
+    const slow = request(app, "GET", "/slow").then(
+      () => "answered",
+      () => "cut",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const began = Date.now();
+    await app.close();
+    expect(Date.now() - began).toBeLessThan(1_000);
+    expect(await slow).toBe("cut");
+  });
+});

@@ -1,0 +1,233 @@
+import * as HttpClient from "@effect/platform/HttpClient";
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import { expect, layer } from "@effect/vitest";
+import * as Effect from "effect/Effect";
+import { describe, it } from "vitest";
+import {
+  Controller,
+  EffectMiddleware,
+  ForbiddenError,
+  Get,
+  Injectable,
+  Middleware,
+  type MiddlewareContext,
+  type MiddlewareNext,
+  Module,
+  Scope,
+  StrataApp,
+  type StrataMiddleware,
+  UnauthorizedError,
+} from "../../src/index.js";
+import { request, serveTest } from "../../src/testing/index.js";
+import { capturingLogger, startedApps } from "../support/started.js";
+
+/** A middleware adding `x-trace: <trace so far>,name` to the response and recording the order. */
+const tracing = (name: string, seen: Array<string>) =>
+  Middleware.make((app) =>
+    Effect.gen(function* () {
+      seen.push(`${name} in`);
+      const response = yield* app;
+      seen.push(`${name} out`);
+      const trace = response.headers["x-trace"];
+      return HttpServerResponse.setHeader(
+        response,
+        "x-trace",
+        trace === undefined ? name : `${trace},${name}`,
+      );
+    }),
+  );
+
+@Controller()
+class RoutesController {
+  @Get("hello")
+  hello() {
+    return { hello: "world" };
+  }
+  @Get("admin/users")
+  adminUsers() {
+    return ["ada"];
+  }
+  @Get("administrator")
+  administrator() {
+    return "not admin";
+  }
+  @Get("boom")
+  boom() {
+    throw new Error("secret detail");
+  }
+}
+
+@Injectable()
+class ApiKeys {
+  valid(key: string | undefined) {
+    return key === "k1";
+  }
+}
+
+@Injectable()
+class ApiKeyMiddleware implements StrataMiddleware {
+  constructor(private readonly keys: ApiKeys) {}
+  use(context: MiddlewareContext) {
+    if (!this.keys.valid(context.headers["x-api-key"])) throw new UnauthorizedError("Bad key");
+    context.setHeader("x-key-checked", "yes");
+  }
+}
+
+@Module({ controllers: [RoutesController], providers: [ApiKeys] })
+class AppModule {}
+
+describe("GlobalMiddlewareManager and app.use", () => {
+  const start = startedApps();
+
+  it("runs app-wide middleware in registration order, the first outermost", async () => {
+    const seen: Array<string> = [];
+    const app = await start(AppModule, { globalMiddleware: [tracing("option", seen)] }, (app) =>
+      app.use(tracing("a", seen), tracing("b", seen)),
+    );
+    const response = await request(app, "GET", "/hello");
+    expect(response.status).toBe(200);
+    expect(seen).toEqual(["option in", "a in", "b in", "b out", "a out", "option out"]);
+    expect(response.headers.get("x-trace")).toBe("b,a,option");
+  });
+
+  it("wraps unmatched routes and error responses too, already in the standard shape", async () => {
+    const { logger } = capturingLogger();
+    const app = await start(AppModule, { logger }, (app) => app.use(tracing("a", [])));
+    const missing = await request(app, "GET", "/missing");
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ statusCode: 404, message: "Not Found" });
+    expect(missing.headers.get("x-trace")).toBe("a");
+    const boom = await request(app, "GET", "/boom");
+    expect(boom.status).toBe(500);
+    expect(boom.body).toEqual({ statusCode: 500, message: "Internal Server Error" });
+    expect(boom.headers.get("x-trace")).toBe("a");
+  });
+
+  it("limits middleware to a path prefix, on segment boundaries", async () => {
+    const app = await start(AppModule, {}, (app) => app.use("/admin", tracing("admin", [])));
+    expect((await request(app, "GET", "/admin/users")).headers.get("x-trace")).toBe("admin");
+    expect((await request(app, "GET", "/admin")).headers.get("x-trace")).toBe("admin");
+    expect((await request(app, "GET", "/administrator")).headers.get("x-trace")).toBeNull();
+    expect((await request(app, "GET", "/hello")).headers.get("x-trace")).toBeNull();
+  });
+
+  it("resolves middleware classes through dependency injection", async () => {
+    const app = await start(AppModule, {}, (app) => app.use("admin/", ApiKeyMiddleware));
+    const denied = await request(app, "GET", "/admin/users");
+    expect(denied.status).toBe(401);
+    expect(denied.body).toEqual({ statusCode: 401, message: "Bad key" });
+    const allowed = await request(app, "GET", "/admin/users", { headers: { "x-api-key": "k1" } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get("x-key-checked")).toBe("yes");
+    expect((await request(app, "GET", "/hello")).status).toBe(200);
+  });
+
+  it("gives a classic middleware the response status after next() and adds its headers", async () => {
+    const statuses: Array<number | undefined> = [];
+    const timing: StrataMiddleware = {
+      async use(context: MiddlewareContext, next: MiddlewareNext) {
+        statuses.push(context.status);
+        await next();
+        statuses.push(context.status);
+        context.setHeader("x-status-seen", String(context.status));
+      },
+    };
+    const app = await start(AppModule, {}, (app) => app.use(timing));
+    const response = await request(app, "GET", "/missing?x=1");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("x-status-seen")).toBe("404");
+    expect(statuses).toEqual([undefined, 404]);
+  });
+
+  it("answers a classic middleware's HttpError as itself and anything else as a bare 500", async () => {
+    const forbid: StrataMiddleware = {
+      use: async (context) => {
+        if (context.path === "/hello") throw new ForbiddenError("Closed");
+        if (context.path === "/admin/users") throw new Error("internal detail");
+      },
+    };
+    const { logger, lines } = capturingLogger();
+    const app = await start(AppModule, { logger }, (app) => app.use(forbid));
+    expect((await request(app, "GET", "/hello")).body).toEqual({
+      statusCode: 403,
+      message: "Closed",
+    });
+    const failed = await request(app, "GET", "/admin/users");
+    expect(failed.status).toBe(500);
+    expect(failed.text).not.toContain("internal detail");
+    expect(lines.some((line) => line.text.includes("internal detail"))).toBe(true);
+    expect((await request(app, "GET", "/administrator")).status).toBe(200);
+  });
+
+  it("lets outer middleware see the failures of inner ones as responses", async () => {
+    const app = await start(AppModule, {}, (app) =>
+      app.use(tracing("outer", []), {
+        use: () => {
+          throw new UnauthorizedError();
+        },
+      }),
+    );
+    const response = await request(app, "GET", "/hello");
+    expect(response.status).toBe(401);
+    expect(response.headers.get("x-trace")).toBe("outer");
+  });
+
+  it("builds EffectMiddleware instances and classes", async () => {
+    class PoweredBy extends EffectMiddleware {
+      build() {
+        return Effect.succeed(
+          Middleware.make((app) =>
+            Effect.map(app, HttpServerResponse.setHeader("x-powered-by", "strata")),
+          ),
+        );
+      }
+    }
+    const app = await start(AppModule, {}, (app) => app.use(PoweredBy));
+    expect((await request(app, "GET", "/hello")).headers.get("x-powered-by")).toBe("strata");
+  });
+
+  it("refuses middleware once the app listens, and request-scoped middleware at startup", async () => {
+    const app = await start(AppModule);
+    expect(() => app.use(tracing("late", []))).toThrow(/before the app starts listening/);
+
+    @Injectable({ scope: Scope.REQUEST })
+    class PerRequest implements StrataMiddleware {
+      use() {}
+    }
+    @Module({ controllers: [RoutesController], providers: [ApiKeys, PerRequest] })
+    class ScopedModule {}
+    const scoped = new StrataApp(ScopedModule).use(PerRequest);
+    await expect(scoped.listen(0)).rejects.toThrow(/PerRequest .* cannot be request-scoped/);
+    await scoped.close();
+  });
+
+  it("refuses values that are not middleware", async () => {
+    const app = new StrataApp(AppModule).use({ nope: true } as unknown as StrataMiddleware);
+    await expect(app.listen(0)).rejects.toThrow(/is not a middleware/);
+    await app.close();
+  });
+});
+
+describe("Middleware (Effect face)", () => {
+  const seen: Array<string> = [];
+  const routes = HttpLayerRouter.add("GET", "/ok", HttpServerResponse.text("ok"));
+  layer(
+    serveTest(routes, {
+      middleware: Middleware.compose(
+        tracing("first", seen),
+        Middleware.forPrefix("/ok", tracing("second", seen)),
+      ),
+    }),
+  )("compose and forPrefix", (it) => {
+    it.effect("composes in order and applies prefixed middleware under its prefix only", () =>
+      Effect.gen(function* () {
+        const ok = yield* HttpClient.get("/ok");
+        expect(ok.headers["x-trace"]).toBe("second,first");
+        const missing = yield* HttpClient.get("/other");
+        expect(missing.status).toBe(404);
+        expect(missing.headers["x-trace"]).toBe("first");
+      }),
+    );
+  });
+});
