@@ -30,7 +30,30 @@ const ROUTES = [
   { key: "hello", path: "/hello" },
   { key: "users", path: "/users/42" },
 ];
-const REQ_USERS = { key: "reqUsers", path: "/req-users/42" };
+// Extra routes some servers also serve: each is compared with the server's own `compareTo` route.
+const REQ_USERS = {
+  key: "reqUsers",
+  path: "/req-users/42",
+  label: "`/req-users/:id` (request-scoped)",
+  compareTo: "users",
+  expect: { status: 200, json: { id: 42, name: "user 42" } },
+  rejects: "/req-users/abc",
+};
+const PIPELINE = {
+  key: "pipeline",
+  path: "/pipeline/42",
+  label: "`/pipeline/:id` (1 guard, 1 pipe, 1 interceptor)",
+  compareTo: "users",
+  expect: { status: 200, json: { id: 42, name: "user 42" } },
+  rejects: "/pipeline/abc",
+};
+const AUTH = {
+  key: "auth",
+  path: "/auth/google",
+  label: "`/auth/google` (state, PKCE, sealed cookie, 302)",
+  compareTo: "hello",
+  expect: { status: 302 },
+};
 
 const SERVERS = [
   { name: "node-http", file: "servers/node-http.mjs" },
@@ -40,7 +63,22 @@ const SERVERS = [
   { name: "nest-fastify", file: "dist/nest-fastify.js" },
   { name: "effect-platform", file: "dist/effect-platform.js" },
   { name: "effect-platform-notracer", file: "dist/effect-platform-notracer.js" },
-  { name: "strata-classic", file: "dist/strata-classic.js", extraRoutes: [REQ_USERS] },
+  {
+    name: "strata-classic",
+    file: "dist/strata-classic.js",
+    extraRoutes: [REQ_USERS, PIPELINE],
+  },
+  {
+    name: "strata-classic-oauth",
+    file: "dist/strata-classic.js",
+    env: { STRATA_VARIANT: "oauth" },
+    extraRoutes: [AUTH],
+  },
+  {
+    name: "strata-classic-middleware",
+    file: "dist/strata-classic.js",
+    env: { STRATA_VARIANT: "middleware" },
+  },
   { name: "strata-effect", file: "dist/strata-effect.js" },
 ];
 
@@ -294,7 +332,7 @@ async function startServer(server, opts) {
   const child = track(
     spawn("taskset", ["-c", "0", process.execPath, file], {
       cwd: HERE,
-      env: { ...process.env, PORT: String(port), NODE_ENV: "production" },
+      env: { ...process.env, ...server.env, PORT: String(port), NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "pipe"],
     }),
   );
@@ -359,9 +397,19 @@ async function checkServer(port, server) {
   await expectJson("/hello", 200, { hello: "world" });
   await expectJson("/users/42", 200, { id: 42, name: "user 42" });
   await expectJson("/users/abc", 400);
-  if (server.extraRoutes?.includes(REQ_USERS)) {
-    await expectJson("/req-users/42", 200, { id: 42, name: "user 42" });
-    await expectJson("/req-users/abc", 400);
+  for (const route of server.extraRoutes ?? []) {
+    if (route.expect.json !== undefined) {
+      await expectJson(route.path, route.expect.status, route.expect.json);
+    } else {
+      try {
+        const r = await get(port, route.path);
+        if (r.status !== route.expect.status)
+          problems.push(`GET ${route.path} -> ${r.status} (expected ${route.expect.status})`);
+      } catch (e) {
+        problems.push(`GET ${route.path} -> ${e.message}`);
+      }
+    }
+    if (route.rejects !== undefined) await expectJson(route.rejects, 400);
   }
   return problems;
 }
@@ -583,14 +631,19 @@ function summarize(results, selected) {
       firstFailure: failures[0],
     };
     rows.push(row);
-    if (s.extraRoutes?.includes(REQ_USERS)) {
-      const req = routeStats(runs, REQ_USERS.key);
+    for (const route of s.extraRoutes ?? []) {
+      const extra = routeStats(runs, route.key);
+      // A redirect route answers 3xx by design: only transport errors count as bad there.
+      if (route.expect.status !== 200)
+        extra.bad = runs.reduce((a, r) => a + (r.routes[route.key]?.errors ?? 0), 0);
+      const own = route.compareTo === "hello" ? hello : users;
       rows.push({
-        name: `↳ ${s.name} \`/req-users/:id\` (request-scoped)`,
+        name: `↳ ${s.name} ${route.label}`,
         extra: true,
-        users: req,
-        usersRatio: req.rps.median / baseline.users,
-        vsSingleton: req.rps.median / users.rps.median,
+        users: extra,
+        usersRatio: extra.rps.median / baseline[route.compareTo],
+        vsOwn: extra.rps.median / own.rps.median,
+        compareTo: route.compareTo === "hello" ? "`/hello`" : "`/users/:id`",
       });
     }
   }
@@ -629,7 +682,7 @@ function renderTable(rows) {
     }
     if (r.extra) {
       lines.push(
-        `| ${r.name} | | | ${fmtRps(r.users.rps)}${warn(r.users)} | ${fmtRatio(r.usersRatio)} (${fmtRatio(r.vsSingleton)} of singleton \`/users/:id\`) | – · ${fmtNum(r.users.p99.median, 0)} | | | ${fmtNum(r.users.serverCpu.median, 0)} · ${fmtNum(r.users.othersMax, 0)} |`,
+        `| ${r.name} | | | ${fmtRps(r.users.rps)}${warn(r.users)} | ${fmtRatio(r.usersRatio)} (${fmtRatio(r.vsOwn)} of its ${r.compareTo}) | – · ${fmtNum(r.users.p99.median, 0)} | | | ${fmtNum(r.users.serverCpu.median, 0)} · ${fmtNum(r.users.othersMax, 0)} |`,
       );
       continue;
     }

@@ -1,6 +1,6 @@
 // Strata's classic (decorator) face.
 import "reflect-metadata";
-import { loadStrata } from "./lib/strata.js";
+import { loadStrata, loadStrataOAuth } from "./lib/strata.js";
 
 const {
   Controller,
@@ -15,7 +15,12 @@ const {
   SecurityHeadersMiddleware,
   RateLimitMiddleware,
   TimeoutMiddleware,
+  UseGuards,
+  UseInterceptors,
 } = await loadStrata();
+const variant = process.env.STRATA_VARIANT;
+// `STRATA_VARIANT=oauth` adds `GET /auth/google`; the hello app itself does not load strata/oauth.
+const { OAuthModule } = variant === "oauth" ? await loadStrataOAuth() : { OAuthModule: undefined };
 
 @Injectable()
 class UsersService {
@@ -52,6 +57,33 @@ class ReqUsersController {
   }
 }
 
+// Extra route, only here: the same handler behind one guard and one interceptor (and its pipe).
+@Injectable()
+class AllowGuard {
+  canActivate() {
+    return true;
+  }
+}
+
+@Injectable()
+class PassInterceptor {
+  intercept(_context: unknown, next: () => Promise<unknown>) {
+    return next();
+  }
+}
+
+@Controller("pipeline")
+@UseGuards(AllowGuard)
+@UseInterceptors(PassInterceptor)
+class PipelineController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get(":id")
+  get(@Param("id", ParseIntPipe) id: number) {
+    return this.users.find(id);
+  }
+}
+
 @Controller("hello")
 class HelloController {
   @Get()
@@ -61,8 +93,24 @@ class HelloController {
 }
 
 @Module({
-  controllers: [HelloController, UsersController, ReqUsersController],
-  providers: [UsersService, RequestUsersService],
+  imports:
+    OAuthModule === undefined
+      ? []
+      : [
+          // `GET /auth/google`: fresh state, PKCE verifier, nonce, sealed cookie, 302.
+          OAuthModule.forRoot({
+            providers: {
+              google: {
+                clientId: "bench-client",
+                clientSecret: "bench-secret",
+                redirectUri: "http://127.0.0.1/auth/google/callback",
+              },
+            },
+            sealingKey: "bench-sealing-key-bench-sealing-key",
+          }),
+        ],
+  controllers: [HelloController, UsersController, ReqUsersController, PipelineController],
+  providers: [UsersService, RequestUsersService, AllowGuard, PassInterceptor],
 })
 class AppModule {}
 
@@ -71,7 +119,7 @@ class AppModule {}
 // whose max is never reached, and the request timeout. No request logger (a log line per
 // request measures the log sink), no CSRF (irrelevant to GET).
 const middleware =
-  process.env.STRATA_VARIANT === "middleware"
+  variant === "middleware"
     ? [
         new CorsMiddleware({ origin: ["https://app.example.com"] }),
         new SecurityHeadersMiddleware(),

@@ -1,4 +1,4 @@
-import sanitize from "sanitize-html";
+import { loadSanitizeHtml } from "./loadSanitizeHtml.js";
 
 /**
  * Cleans untrusted HTML with `sanitize-html` and its default allowlist: text-level and block
@@ -13,4 +13,4 @@ import sanitize from "sanitize-html";
  * @since 0.1.0
  * @category sanitize
  */
-export const sanitizeHtml = (input: string): string => sanitize(input);
+export const sanitizeHtml = (input: string): string => loadSanitizeHtml()(input);

@@ -1,4 +1,5 @@
-import sanitize from "sanitize-html";
+import type sanitize from "sanitize-html";
+import { loadSanitizeHtml } from "./loadSanitizeHtml.js";
 
 /** C0 and C1 control characters except tab, line feed and carriage return; DEL. */
 const CONTROL = /(?![\t\n\r])\p{Cc}/gu;
@@ -27,7 +28,7 @@ const decode = (text: string) =>
  * @category sanitize
  */
 export const sanitizeString = (input: string): string =>
-  decode(sanitize(input, TEXT_ONLY))
+  decode(loadSanitizeHtml()(input, TEXT_ONLY))
     .replace(/[<>]/g, "")
     .replace(CONTROL, "")
     .replace(INVISIBLE, "")

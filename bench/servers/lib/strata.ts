@@ -24,6 +24,11 @@ export const loadStrata = async (): Promise<any> => {
   return import(pathToFileURL(strataPath).href);
 };
 
+/** `strata/oauth` from the same build. */
+// biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
+export const loadStrataOAuth = async (): Promise<any> =>
+  import(pathToFileURL(join(dirname(strataPath), "oauth", "index.js")).href);
+
 type ExportTarget = string | { readonly [condition: string]: ExportTarget } | null | undefined;
 
 const pickImport = (target: ExportTarget): string | undefined => {
