@@ -18,6 +18,8 @@ export type Binding =
   | {
       readonly _tag: "Maker";
       readonly make: (store: RequestStore | undefined) => Effect.Effect<unknown, unknown>;
+      /** The instance built synchronously, or `NOT_NOW` (request-scoped classes and values only). */
+      readonly now?: ((store: RequestStore) => unknown) | undefined;
     };
 
 interface Hooks {
@@ -61,6 +63,19 @@ const lifecycle = (
     : Effect.void;
   return Effect.zipRight(init, destroy);
 };
+
+/** Returned by a binding's `now` when the instance needs the Effect path (nothing was built). */
+const NOT_NOW: unique symbol = Symbol("strata/di/NotNow");
+
+/** Runs the lifecycle hooks of instances a synchronous build created. */
+const runDue = (store: RequestStore): Effect.Effect<void, unknown> =>
+  Effect.suspend(() => {
+    const due = store.due ?? [];
+    store.due = undefined;
+    return Effect.forEach(due, ([node, instance]) => lifecycle(instance, store.scope, node), {
+      discard: true,
+    });
+  });
 
 /** The resolved providers of an app: every binding, and those visible from the root module. */
 export interface Injector {
@@ -146,6 +161,35 @@ const providerLayer = (node: ProviderNode): Layer.Layer<Binding, StartupError> =
       if (node.scope === ProviderScope.TRANSIENT) {
         return { _tag: "Maker", make: build } as const;
       }
+      // Built without any Effect when it and its request-scoped dependencies are classes or
+      // values: `NOT_NOW` means "take the Effect path", and nothing was created for this node.
+      const now =
+        node.synchronous && bindings.every((b) => b._tag === "Instance" || b.now !== undefined)
+          ? (store: RequestStore): unknown => {
+              if (store.instances.has(node.id)) return store.instances.get(node.id);
+              const args = new Array<unknown>(bindings.length);
+              for (let i = 0; i < bindings.length; i++) {
+                const binding = bindings[i];
+                const value =
+                  binding._tag === "Instance"
+                    ? binding.instance
+                    : (binding.now?.(store) ?? NOT_NOW);
+                if (value === NOT_NOW) return NOT_NOW;
+                args[i] = value;
+              }
+              const created = node.create(args);
+              store.instances.set(node.id, created);
+              const hooks = hooksOf(created);
+              if (
+                typeof hooks.onModuleInit === "function" ||
+                typeof hooks.onModuleDestroy === "function"
+              ) {
+                store.due ??= [];
+                store.due.push([node, created]);
+              }
+              return created;
+            }
+          : undefined;
       // The cache is consulted when the Effect runs, not when it is made: dependencies are
       // resolved one after another, so a provider shared by two of them is created once.
       const make = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> =>
@@ -158,12 +202,25 @@ const providerLayer = (node: ProviderNode): Layer.Layer<Binding, StartupError> =
             );
           }
           if (store.instances.has(node.id)) return Effect.succeed(store.instances.get(node.id));
+          if (now !== undefined) {
+            let instance: unknown;
+            try {
+              instance = now(store);
+            } catch (error) {
+              return Effect.fail(error);
+            }
+            if (instance !== NOT_NOW) {
+              return store.due === undefined
+                ? Effect.succeed(instance)
+                : Effect.as(runDue(store), instance);
+            }
+          }
           return Effect.tap(build(store), (created) => {
             store.instances.set(node.id, created);
             return lifecycle(created, store.scope, node);
           });
         });
-      return { _tag: "Maker", make } as const;
+      return { _tag: "Maker", make, now } as const;
     }),
   ) as Layer.Layer<Binding, StartupError>;
 

@@ -14,6 +14,8 @@ export interface ProviderNode {
   readonly module: ModuleNode;
   /** Builds the instance from the dependencies' instances (may return a Promise or an Effect). */
   readonly create: (args: ReadonlyArray<unknown>) => unknown;
+  /** `true` when `create` returns the instance itself (a class or a value), never a Promise or an Effect. */
+  readonly synchronous: boolean;
   readonly dependencies: ReadonlyArray<ProviderNode>;
   /** The effective scope: `request` when it or anything it depends on is request-scoped. */
   readonly scope: Scope;
@@ -43,6 +45,7 @@ interface Pending {
   readonly name: string;
   readonly module: ModuleNode;
   readonly create: (args: ReadonlyArray<unknown>) => unknown;
+  readonly synchronous: boolean;
   readonly dependencyTokens: (() => ReadonlyArray<InjectionToken>) | ReadonlyArray<InjectionToken>;
   readonly declaredScope: Scope;
 }
@@ -292,6 +295,7 @@ export const compileModuleGraph = (
       name: pending.name,
       module: pending.module,
       create: pending.create,
+      synchronous: pending.synchronous,
       dependencies,
       scope,
     };
@@ -321,6 +325,7 @@ const classProvider = (
     module,
     declaredScope: scope,
     create: (args) => new Ctor(...args),
+    synchronous: true,
     dependencyTokens: () => constructorTokens(cls, `in ${module.path}`),
   };
 };
@@ -363,6 +368,7 @@ const pendingProvider = (entry: ProviderLike, module: ModuleNode): Pending => {
       module,
       declaredScope: provider.scope ?? Scope.SINGLETON,
       create: (args) => factory(...args),
+      synchronous: false,
       dependencyTokens: provider.inject ?? [],
     };
   }
@@ -373,6 +379,7 @@ const pendingProvider = (entry: ProviderLike, module: ModuleNode): Pending => {
     module,
     declaredScope: Scope.SINGLETON,
     create: () => value,
+    synchronous: true,
     dependencyTokens: [],
   };
 };
