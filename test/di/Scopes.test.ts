@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Controller, Get, Injectable, Module, Scope } from "../../src/index.js";
+import { Controller, Get, Inject, Injectable, Module, Scope } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
 import { appsClosedAfterEach } from "../support/apps.js";
 
@@ -235,5 +235,58 @@ describe("request scope with a shared dependency", () => {
     expect(first).toMatchObject({ status: 200, body: { left: 1, right: 1 } });
     expect(second).toMatchObject({ status: 200, body: { left: 2, right: 2 } });
     expect(created).toBe(2);
+  });
+});
+
+describe("request scope with an asynchronous factory", () => {
+  it("builds a class that depends on an async request-scoped factory once per request", async () => {
+    let made = 0;
+    const REQUEST_ID = Symbol("RequestId");
+    @Injectable({ scope: Scope.REQUEST })
+    class Greeter {
+      constructor(@Inject(REQUEST_ID) readonly id: number) {}
+    }
+    @Injectable({ scope: Scope.REQUEST })
+    class Envelope {
+      constructor(
+        readonly greeter: Greeter,
+        @Inject(REQUEST_ID) readonly id: number,
+      ) {}
+    }
+    @Controller("async-factory")
+    class AsyncFactoryController {
+      constructor(private readonly envelope: Envelope) {}
+      @Get()
+      ids() {
+        return { envelope: this.envelope.id, greeter: this.envelope.greeter.id };
+      }
+    }
+    @Module({
+      controllers: [AsyncFactoryController],
+      providers: [
+        Greeter,
+        Envelope,
+        {
+          token: REQUEST_ID,
+          scope: Scope.REQUEST,
+          useFactory: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            return ++made;
+          },
+        },
+      ],
+    })
+    class AsyncFactoryModule {}
+
+    const app = await start(AsyncFactoryModule);
+    expect(await request(app, "GET", "/async-factory")).toMatchObject({
+      status: 200,
+      body: { envelope: 1, greeter: 1 },
+    });
+    expect(await request(app, "GET", "/async-factory")).toMatchObject({
+      status: 200,
+      body: { envelope: 2, greeter: 2 },
+    });
+    expect(made).toBe(2);
   });
 });
