@@ -88,7 +88,6 @@ export {
 } from "./middleware/GlobalMiddlewareManager.js";
 export * as MemoryRateLimitStore from "./middleware/MemoryRateLimitStore.js";
 export * as Middleware from "./middleware/Middleware.js";
-export * from "./middleware/OperationErrors.js";
 export * as RateLimit from "./middleware/RateLimit.js";
 export {
   DEFAULT_RATE_LIMIT,

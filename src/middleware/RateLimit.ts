@@ -7,13 +7,13 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type * as Scope from "effect/Scope";
 import { errorResponse } from "../core/ErrorResponse.js";
+import { ServiceUnavailableError, TooManyRequestsError } from "../core/HttpError.js";
 import { fromUserCode } from "../core/UserCode.js";
 import { StartupError } from "../di/StartupError.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as MemoryRateLimitStore from "./MemoryRateLimitStore.js";
 import * as Middleware from "./Middleware.js";
-import { ServiceUnavailableError, TooManyRequestsError } from "./OperationErrors.js";
 import { clientAddress, requestPath, type TrustProxy } from "./RequestInfo.js";
 
 /**

@@ -5,10 +5,10 @@ import * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
 import { errorResponse } from "../core/ErrorResponse.js";
+import { RequestTimeoutError } from "../core/HttpError.js";
 import { StartupError } from "../di/StartupError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
-import { RequestTimeoutError } from "./OperationErrors.js";
 
 /**
  * Options of {@link make} and {@link TimeoutMiddleware}.
