@@ -1,8 +1,3 @@
-// Endpoint overrides: every provider's authorization URL, token request and profile requests
-// go to the configured hosts (undici's MockAgent answers them), with each provider's quirks
-// kept: token client authentication, PKCE, GitHub's 200-with-error answers, Facebook's Graph
-// errors, public clients, the accepted `iss`.
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
 import { describe, expect, it } from "@effect/vitest";
 import * as ConfigProvider from "effect/ConfigProvider";
 import * as Effect from "effect/Effect";
@@ -12,7 +7,6 @@ import {
   GitHubProvider,
   GoogleProvider,
   MicrosoftProvider,
-  type OAuthProviderService,
   oauthConfigFromEnv,
   type ProviderEndpoints,
   type SupportedProvider,
@@ -33,16 +27,12 @@ import {
   s256,
   twitterMe,
 } from "./fixtures.js";
+import { live, type Make, VERIFIER } from "./support/liveProvider.js";
 import { basicCredentials, form, mockNetwork } from "./support/network.js";
 
 const net = mockNetwork();
 
-const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
 const HOST = "https://idp.internal.example";
-
-type Make = Effect.Effect<OAuthProviderService, unknown, never>;
-const live = <E, R>(make: Effect.Effect<OAuthProviderService, E, R>) =>
-  make.pipe(Effect.provide(FetchHttpClient.layer)) as Make;
 
 /** Overrides of every endpoint, under a per-provider prefix of {@link HOST}. */
 const moved = (provider: string): Required<ProviderEndpoints> => ({

@@ -1,7 +1,3 @@
-// The live providers (arctic underneath) against the network boundary: undici's MockAgent is
-// the global dispatcher, so arctic's real `fetch` calls and the profile requests made through
-// FetchHttpClient are intercepted and recorded; nothing leaves the machine.
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
 import { describe, expect, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
@@ -12,7 +8,6 @@ import {
   GitHubProvider,
   GoogleProvider,
   MicrosoftProvider,
-  type OAuthProviderService,
   type OAuthTokens,
   type SupportedProvider,
   TwitterProvider,
@@ -33,15 +28,10 @@ import {
   s256,
   twitterMe,
 } from "./fixtures.js";
+import { live, type Make, VERIFIER } from "./support/liveProvider.js";
 import { basicCredentials, form, mockNetwork } from "./support/network.js";
 
 const net = mockNetwork();
-
-const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-
-type Make = Effect.Effect<OAuthProviderService, unknown, never>;
-const live = <E, R>(make: Effect.Effect<OAuthProviderService, E, R>) =>
-  make.pipe(Effect.provide(FetchHttpClient.layer)) as Make;
 
 interface Case {
   readonly name: SupportedProvider;
