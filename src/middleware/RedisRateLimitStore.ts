@@ -3,7 +3,8 @@ import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type { Redis, RedisOptions } from "ioredis";
-import { StartupError } from "../di/StartupError.js";
+import type { StartupError } from "../di/StartupError.js";
+import { scopedRedisClient } from "../redis/RedisClient.js";
 
 /**
  * Options of {@link layer}: ioredis options (`host`, `port`, `password`, `db`, `tls`, ...), with
@@ -105,39 +106,13 @@ export const layer = (
   Layer.scoped(
     RateLimiter.RateLimiterStore,
     Effect.gen(function* () {
-      const { Redis } = yield* Effect.tryPromise({
-        try: () => import("ioredis"),
-        catch: (cause) =>
-          new StartupError({ message: "The Redis rate limit store needs ioredis", cause }),
-      });
-      const redis = yield* Effect.acquireRelease(
-        Effect.sync(() => {
-          const client = new Redis({
-            keyPrefix: "strata:ratelimit:",
-            enableOfflineQueue: false,
-            commandTimeout: 500,
-            connectTimeout: 2_000,
-            retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
-            ...options,
-            lazyConnect: true,
-          }) as RedisWithScripts;
-          // Outages surface as failed commands (handled by the middleware), not as log spam.
-          client.on("error", () => undefined);
-          client.defineCommand("strataFixedWindow", { numberOfKeys: 1, lua: FIXED_WINDOW });
-          client.defineCommand("strataTokenBucket", { numberOfKeys: 1, lua: TOKEN_BUCKET });
-          return client;
-        }),
-        (client) => Effect.sync(() => client.disconnect()),
-      );
-      yield* Effect.tryPromise(() => redis.connect()).pipe(
-        Effect.timeout(Duration.millis(redis.options.connectTimeout ?? 2_000)),
-        Effect.catchAll((cause) =>
-          Effect.logWarning(
-            "Redis rate limit store: Redis is not reachable yet; retrying in the background",
-            cause,
-          ),
-        ),
-      );
+      const redis = (yield* scopedRedisClient(
+        "Redis rate limit store",
+        "strata:ratelimit:",
+        options,
+      )) as RedisWithScripts;
+      redis.defineCommand("strataFixedWindow", { numberOfKeys: 1, lua: FIXED_WINDOW });
+      redis.defineCommand("strataTokenBucket", { numberOfKeys: 1, lua: TOKEN_BUCKET });
       return RateLimiter.RateLimiterStore.of({
         fixedWindow: (request) =>
           Effect.tryPromise({

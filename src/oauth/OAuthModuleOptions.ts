@@ -8,6 +8,7 @@ import type { Type } from "../di/Token.js";
 import type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
 import type { OAuthProvidersConfig, Secret } from "./OAuthConfig.js";
 import type { OAuthRoutesOptions } from "./OAuthRoutes.js";
+import type { RedisTransactionStoreOptions } from "./RedisTransactionStore.js";
 import type { SupportedProvider } from "./SupportedProvider.js";
 
 /**
@@ -37,9 +38,15 @@ export interface OAuthModuleOptions {
   readonly sealingKey?: Secret;
   /**
    * Where transactions wait for their callback: `"cookie"` (default, sealed in the cookie,
-   * single-use within the process) or `"memory"` (server-side in this process).
+   * single-use within the process), `"memory"` (server-side in this process) or
+   * `{ redis: ioredisOptions }` (server-side in a Redis shared by every instance, single-use
+   * across all of them; see `RedisTransactionStore.layer`). The server-side stores put only a
+   * random id in the cookie and need no sealing key.
    */
-  readonly transactionStore?: "cookie" | "memory";
+  readonly transactionStore?:
+    | "cookie"
+    | "memory"
+    | { readonly redis: RedisTransactionStoreOptions };
   /** Timeout of every outbound provider call, token exchange included (default 10 s). */
   readonly timeout?: Duration.DurationInput;
   /** Largest profile response read, in bytes (default 1 MB). */

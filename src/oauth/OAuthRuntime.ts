@@ -10,11 +10,13 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
+import type { StartupError } from "../di/StartupError.js";
 import { OAuth } from "./OAuth.js";
 import type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
 import { toRedacted } from "./OAuthConfig.js";
 import type { OAuthModuleOptions } from "./OAuthModuleOptions.js";
 import type { OAuthConfigError } from "./OAuthProvider.js";
+import * as RedisTransactionStore from "./RedisTransactionStore.js";
 import { TransactionSealer } from "./TransactionSealer.js";
 import { TransactionStore } from "./TransactionStore.js";
 
@@ -26,17 +28,21 @@ export type HandlerRunner = (
 /** The services of the pipeline as a Layer, from the module options. */
 export const runtimeLayer = (
   options: OAuthModuleOptions,
-): Layer.Layer<OAuth | TransactionStore, OAuthConfigError> => {
-  // Without the built-in routes nothing is stored: no sealing key is needed (nor warned about).
-  const store =
-    options.transactionStore === "memory" || options.routes === false
+): Layer.Layer<OAuth | TransactionStore, OAuthConfigError | StartupError> => {
+  // Without the built-in routes nothing is stored: no sealing key is needed (nor warned
+  // about), no Redis connection opened.
+  const chosen = options.transactionStore;
+  const store: Layer.Layer<TransactionStore, OAuthConfigError | StartupError> =
+    chosen === "memory" || options.routes === false
       ? TransactionStore.layerMemory
-      : Layer.provide(
-          TransactionStore.layerCookie,
-          TransactionSealer.layer(
-            options.sealingKey === undefined ? undefined : toRedacted(options.sealingKey),
-          ),
-        );
+      : typeof chosen === "object"
+        ? RedisTransactionStore.layer(chosen.redis)
+        : Layer.provide(
+            TransactionStore.layerCookie,
+            TransactionSealer.layer(
+              options.sealingKey === undefined ? undefined : toRedacted(options.sealingKey),
+            ),
+          );
   const oauth = Layer.provide(
     OAuth.layer({
       providers: options.providers,
@@ -70,7 +76,9 @@ export class OAuthRuntime {
   ) {}
 
   /** Builds the services in a scope of their own. */
-  static make(options: OAuthModuleOptions): Effect.Effect<OAuthRuntime, OAuthConfigError> {
+  static make(
+    options: OAuthModuleOptions,
+  ): Effect.Effect<OAuthRuntime, OAuthConfigError | StartupError> {
     return Effect.gen(function* () {
       const scope = yield* Scope.make();
       const context = yield* Layer.buildWithScope(runtimeLayer(options), scope).pipe(

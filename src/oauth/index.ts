@@ -94,7 +94,14 @@ export * as MicrosoftProvider from "./providers/microsoft.js";
 export * as OidcProvider from "./providers/oidc.js";
 export * as TwitterProvider from "./providers/twitter.js";
 export { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
-export { randomToken, SecureRandom, type SecureRandomService } from "./SecureRandom.js";
+export type { RedisTransactionStoreOptions } from "./RedisTransactionStore.js";
+export * as RedisTransactionStore from "./RedisTransactionStore.js";
+export {
+  randomToken,
+  randomTokens,
+  SecureRandom,
+  type SecureRandomService,
+} from "./SecureRandom.js";
 export { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
 export {
   defaultScopes,
@@ -112,6 +119,7 @@ export {
   readTransactionCookie,
   SECURE_COOKIE_NAME,
   setTransactionCookie,
+  transactionCookie,
 } from "./TransactionCookie.js";
 export {
   MIN_SEALING_KEY_LENGTH,
