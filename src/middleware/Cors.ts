@@ -3,6 +3,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
+import { setResponseHeaders } from "../core/ResponseHeaders.js";
 import { StartupError } from "../di/StartupError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
@@ -50,12 +51,12 @@ const addVary = (
 ): HttpServerResponse.HttpServerResponse => {
   const existing = response.headers.vary;
   if (existing === undefined || existing === "") {
-    return HttpServerResponse.setHeader(response, "vary", value);
+    return setResponseHeaders(response, { vary: value });
   }
   const present = existing.split(",").map((v) => v.trim().toLowerCase());
   return present.includes("*") || present.includes(value.toLowerCase())
     ? response
-    : HttpServerResponse.setHeader(response, "vary", `${existing}, ${value}`);
+    : setResponseHeaders(response, { vary: `${existing}, ${value}` });
 };
 
 /**
@@ -150,14 +151,12 @@ export const make = (
           if (anyOrigin) {
             return origin === undefined
               ? app
-              : Effect.map(app, (response) =>
-                  HttpServerResponse.setHeaders(response, responseHeaders("*")),
-                );
+              : Effect.map(app, (response) => setResponseHeaders(response, responseHeaders("*")));
           }
           return Effect.map(app, (response) => {
             const varied = addVary(response, "Origin");
             return origin !== undefined && allowed.has(origin)
-              ? HttpServerResponse.setHeaders(varied, responseHeaders(origin))
+              ? setResponseHeaders(varied, responseHeaders(origin))
               : varied;
           });
         }),

@@ -8,6 +8,7 @@ import * as Layer from "effect/Layer";
 import type * as Scope from "effect/Scope";
 import { errorResponse } from "../core/ErrorResponse.js";
 import { ServiceUnavailableError, TooManyRequestsError } from "../core/HttpError.js";
+import { setResponseHeaders } from "../core/ResponseHeaders.js";
 import { fromUserCode } from "../core/UserCode.js";
 import { StartupError } from "../di/StartupError.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
@@ -123,9 +124,7 @@ export const make = (
             "ratelimit-remaining": String(Math.max(0, result.remaining)),
             "ratelimit-reset": seconds(result.resetAfter),
           };
-          const served = Effect.map(app, (response) =>
-            HttpServerResponse.setHeaders(response, headers),
-          );
+          const served = Effect.map(app, (response) => setResponseHeaders(response, headers));
           return storeDown ? Effect.zipRight(storeBack, served) : served;
         },
         onFailure: (error) => {

@@ -3,6 +3,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
+import { addDefaultHeaders } from "../core/ResponseHeaders.js";
 import { StartupError } from "../di/StartupError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
@@ -63,22 +64,6 @@ const isJson = (response: HttpServerResponse.HttpServerResponse) => {
   return essence === "application/json" || essence.endsWith("+json");
 };
 
-/** `headers` without those the response already has (a route's own choice wins). */
-const missing = (
-  response: HttpServerResponse.HttpServerResponse,
-  headers: Readonly<Record<string, string>>,
-  names: ReadonlyArray<string>,
-): Readonly<Record<string, string>> => {
-  let result: Record<string, string> | undefined;
-  for (const name of names) {
-    if (response.headers[name] !== undefined) {
-      result ??= { ...headers };
-      delete result[name];
-    }
-  }
-  return result ?? headers;
-};
-
 /**
  * Helmet-like security headers as an Effect `HttpMiddleware`, added to every response (error
  * responses included) unless the route set that header itself: `X-Content-Type-Options:
@@ -115,27 +100,25 @@ export const make = (
     if (unsafe !== undefined) {
       return new StartupError({ message: `Security headers: ${unsafe[0]} contains CR or LF` });
     }
-    /** A set of headers and their names, for checking what the response already has. */
-    const variant = (headers: Record<string, string>) => ({ headers, names: Object.keys(headers) });
     const withHsts = (headers: Record<string, string>) =>
-      variant(hsts === undefined ? headers : { ...headers, "strict-transport-security": hsts });
+      hsts === undefined ? headers : { ...headers, "strict-transport-security": hsts };
     const variants = {
-      json: variant(common),
-      document: variant(document),
+      json: common,
+      document,
       jsonHttps: withHsts(common),
       documentHttps: withHsts(document),
     };
     const trustProxy = options.trustProxy ?? false;
 
     const add = (response: HttpServerResponse.HttpServerResponse, https: boolean) => {
-      const { headers, names } = isJson(response)
+      const headers = isJson(response)
         ? https
           ? variants.jsonHttps
           : variants.json
         : https
           ? variants.documentHttps
           : variants.document;
-      return HttpServerResponse.setHeaders(response, missing(response, headers, names));
+      return addDefaultHeaders(response, headers);
     };
 
     return Effect.succeed(

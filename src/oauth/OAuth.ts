@@ -35,7 +35,7 @@ import {
   TRANSACTION_TTL,
   type TransactionRedirects,
 } from "./OAuthTransaction.js";
-import { randomToken } from "./SecureRandom.js";
+import { randomTokens } from "./SecureRandom.js";
 import { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
 import type { ProviderName } from "./SupportedProvider.js";
 
@@ -156,39 +156,48 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
       onSome: Effect.succeed,
     });
 
-  const authorize = Effect.fn("OAuth.authorize")(function* (
-    name: string,
-    options: AuthorizeOptions = {},
-  ) {
-    const p = yield* provider(name);
-    const state =
-      options.state !== undefined && options.state !== "" ? options.state : yield* randomToken(32);
-    const codeVerifier = p.pkce ? yield* randomToken(32) : undefined;
-    const nonce = p.oidc ? yield* randomToken(32) : undefined;
-    const url = yield* p.authorizationUrl({
-      state,
-      scopes: options.scopes ?? p.defaultScopes,
-      ...(codeVerifier === undefined ? {} : { codeVerifier }),
-      ...(nonce === undefined ? {} : { nonce: nonceHash(nonce) }),
-      ...(options.offline === undefined ? {} : { offline: options.offline }),
+  const ttl = Duration.toMillis(TRANSACTION_TTL);
+
+  // Untraced, and without generator steps: it only computes, and a span (with the call-site
+  // capture of `Effect.fn`) would cost as much as the whole authorization. The tokens it needs
+  // (state, PKCE verifier, nonce) come from one draw.
+  const authorize = (name: string, options: AuthorizeOptions = {}) =>
+    Effect.flatMap(provider(name), (p) => {
+      const given = options.state !== undefined && options.state !== "" ? options.state : undefined;
+      const count = (given === undefined ? 1 : 0) + (p.pkce ? 1 : 0) + (p.oidc ? 1 : 0);
+      return Effect.flatMap(randomTokens(count), (tokens) => {
+        let drawn = 0;
+        const state = given ?? tokens[drawn++];
+        const codeVerifier = p.pkce ? tokens[drawn++] : undefined;
+        const nonce = p.oidc ? tokens[drawn++] : undefined;
+        const request = {
+          state,
+          scopes: options.scopes ?? p.defaultScopes,
+          ...(codeVerifier === undefined ? {} : { codeVerifier }),
+          ...(nonce === undefined ? {} : { nonce: nonceHash(nonce) }),
+          ...(options.offline === undefined ? {} : { offline: options.offline }),
+        };
+        return Effect.flatMap(p.authorizationUrl(request), (url) =>
+          Effect.map(Clock.currentTimeMillis, (now): Authorization => {
+            const transaction: OAuthTransaction = {
+              provider: p.name,
+              state,
+              ...(codeVerifier === undefined ? {} : { codeVerifier }),
+              ...(nonce === undefined ? {} : { nonce }),
+              redirects: options.redirects ?? {},
+              expiry: now + ttl,
+            };
+            return {
+              provider: p.name,
+              url: url.toString(),
+              state,
+              ...(codeVerifier === undefined ? {} : { codeVerifier }),
+              transaction,
+            };
+          }),
+        );
+      });
     });
-    const now = yield* Clock.currentTimeMillis;
-    const transaction: OAuthTransaction = {
-      provider: p.name,
-      state,
-      ...(codeVerifier === undefined ? {} : { codeVerifier }),
-      ...(nonce === undefined ? {} : { nonce }),
-      redirects: options.redirects ?? {},
-      expiry: now + Duration.toMillis(TRANSACTION_TTL),
-    };
-    return {
-      provider: p.name,
-      url: url.toString(),
-      state,
-      ...(codeVerifier === undefined ? {} : { codeVerifier }),
-      transaction,
-    } satisfies Authorization;
-  });
 
   const session = (p: OAuthProviderService, exchange: CodeExchange) =>
     Effect.gen(function* () {

@@ -23,6 +23,7 @@ import * as Either from "effect/Either";
 import type * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import { causeToResponse } from "../core/ErrorResponse.js";
+import { setResponseHeaders } from "../core/ResponseHeaders.js";
 import { StrataResponse } from "../http/StrataResponse.js";
 import { OAuth } from "./OAuth.js";
 import { InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
@@ -34,7 +35,7 @@ import type { ProviderName } from "./SupportedProvider.js";
 import {
   clearTransactionCookie,
   readTransactionCookie,
-  setTransactionCookie,
+  transactionCookie,
 } from "./TransactionCookie.js";
 import { TransactionStore } from "./TransactionStore.js";
 
@@ -82,7 +83,7 @@ const securityHeaders = {
 } as const;
 
 const secured = (response: HttpServerResponse.HttpServerResponse) =>
-  HttpServerResponse.setHeaders(response, securityHeaders);
+  setResponseHeaders(response, securityHeaders);
 
 /** The JSON error of an {@link OAuthError}: the standard shape plus a stable `error` code. */
 const oauthErrorResponse = (error: OAuthError) =>
@@ -162,33 +163,42 @@ export const routes = <R = never>(
       options.offline === true ||
       (Array.isArray(options.offline) && options.offline.includes(provider));
 
+    // Resolved once: a request looks its provider up in a map.
+    const providers = new Map<string, OAuthProviderService>();
+    for (const name of oauth.providers)
+      providers.set(name, yield* Effect.orDie(oauth.provider(name)));
+
     /** The configured provider named by the path; `None` for any other name. */
-    const providerFromPath = Effect.flatMap(HttpLayerRouter.params, (params) =>
-      Effect.option(oauth.provider(params.provider ?? "")),
+    const providerFromPath = Effect.map(HttpLayerRouter.params, (params) =>
+      Option.fromNullable(providers.get(params.provider ?? "")),
     );
     const unknownProvider = secured(oauthErrorResponse(new UnknownProvider()));
 
-    const authorize = Effect.gen(function* () {
-      const provider = yield* providerFromPath;
-      if (Option.isNone(provider)) return unknownProvider;
-      const p = provider.value;
-      const query = yield* HttpServerRequest.ParsedSearchParams;
-      const redirects = queryRedirects(query, origins);
-      if (Either.isLeft(redirects)) return secured(oauthErrorResponse(redirects.left));
-      const authorization = yield* oauth.authorize(p.name, {
-        redirects: redirects.right,
-        offline: wantsOffline(p.name),
+    // The hot route: plain steps, no span (it only computes; the server's span covers it).
+    const authorize = Effect.flatMap(HttpLayerRouter.params, (params) => {
+      const p = providers.get(params.provider ?? "");
+      if (p === undefined) return Effect.succeed(unknownProvider);
+      return Effect.flatMap(HttpServerRequest.ParsedSearchParams, (query) => {
+        const redirects = queryRedirects(query, origins);
+        if (Either.isLeft(redirects)) {
+          return Effect.succeed(secured(oauthErrorResponse(redirects.left)));
+        }
+        return Effect.flatMap(
+          oauth.authorize(p.name, { redirects: redirects.right, offline: wantsOffline(p.name) }),
+          (authorization) =>
+            Effect.map(store.save(authorization.transaction), (cookie) =>
+              HttpServerResponse.empty({
+                status: 302,
+                headers: {
+                  location: authorization.url,
+                  ...securityHeaders,
+                  "set-cookie": transactionCookie(cookie, isSecure(p)),
+                },
+              }),
+            ),
+        );
       });
-      const cookie = yield* store.save(authorization.transaction);
-      return setTransactionCookie(
-        secured(HttpServerResponse.redirect(authorization.url, { status: 302 })),
-        cookie,
-        isSecure(p),
-      );
-    }).pipe(
-      Effect.catchAllCause((cause) => Effect.map(causeToResponse(cause), secured)),
-      Effect.withSpan("OAuthRoutes.authorize"),
-    );
+    }).pipe(Effect.catchAllCause((cause) => Effect.map(causeToResponse(cause), secured)));
 
     const respondSuccess = (session: OAuthSession, redirects: TransactionRedirects) =>
       Effect.gen(function* () {
@@ -226,9 +236,14 @@ export const routes = <R = never>(
       const fromQuery = queryRedirects(query, origins);
       // The transaction is consumed first, whatever happens next (SECURITY.md 3).
       const cookie = readTransactionCookie(request, secure);
-      const transaction = Option.isNone(cookie) ? Option.none() : yield* store.take(cookie.value);
       const finish = (response: HttpServerResponse.HttpServerResponse) =>
         clearTransactionCookie(secured(response), secure);
+      const taken = Option.isNone(cookie)
+        ? Either.right(Option.none())
+        : yield* Effect.either(store.take(cookie.value));
+      // A store that cannot answer: 500, and the cookie is cleared as on every outcome.
+      if (Either.isLeft(taken)) return finish(yield* causeToResponse(Cause.fail(taken.left)));
+      const transaction = taken.right;
 
       if (Either.isLeft(fromQuery)) {
         yield* logFailure(fromQuery.left, p.name);

@@ -7,6 +7,7 @@
  */
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Duration from "effect/Duration";
 import * as Option from "effect/Option";
 import { TRANSACTION_TTL } from "./OAuthTransaction.js";
 
@@ -22,8 +23,26 @@ export const cookieName = (secure: boolean): string => (secure ? SECURE_COOKIE_N
 const attributes = (secure: boolean) =>
   ({ httpOnly: true, sameSite: "lax", path: "/", secure }) as const;
 
+/** Cookie values that need no encoding (every built-in store's values are such). */
+const cookieSafe = /^[A-Za-z0-9._~-]*$/;
+
+const maxAge = Math.trunc(Duration.toSeconds(TRANSACTION_TTL));
+
 /**
- * `response` with the transaction cookie set to `value` for 10 minutes.
+ * The `Set-Cookie` header value keeping `value` for 10 minutes (encoded as
+ * `encodeURIComponent` would when it is not cookie-safe), as the platform's cookie
+ * serializer writes it.
+ *
+ * @since 0.1.0
+ * @category cookie
+ */
+export const transactionCookie = (value: string, secure: boolean): string =>
+  `${cookieName(secure)}=${cookieSafe.test(value) ? value : encodeURIComponent(value)}; Max-Age=${maxAge}; Path=/; HttpOnly${secure ? "; Secure" : ""}; SameSite=Lax`;
+
+/**
+ * `response` with the transaction cookie set to `value` for 10 minutes (see
+ * {@link transactionCookie}). It is the response's raw `set-cookie` header, replacing any
+ * other raw one; cookies set through the platform's `Cookies` API are kept beside it.
  *
  * @since 0.1.0
  * @category cookie
@@ -33,10 +52,7 @@ export const setTransactionCookie = (
   value: string,
   secure: boolean,
 ): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.unsafeSetCookie(response, cookieName(secure), value, {
-    ...attributes(secure),
-    maxAge: TRANSACTION_TTL,
-  });
+  HttpServerResponse.setHeader(response, "set-cookie", transactionCookie(value, secure));
 
 /**
  * `response` with the transaction cookie cleared (`Max-Age=0`, same attributes).

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { createCipheriv, createDecipheriv, hkdfSync } from "node:crypto";
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync } from "node:crypto";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
@@ -53,45 +53,49 @@ const deriveKey = (secret: Redacted.Redacted<string>): Buffer =>
 export const makeSealer = (
   key: Redacted.Redacted<Uint8Array>,
 ): Effect.Effect<TransactionSealerService, never, never> =>
-  Effect.map(SecureRandom, (random) => ({
-    seal: (transaction) =>
-      Effect.map(random.bytes(IV_BYTES), (iv) => {
-        const cipher = createCipheriv("aes-256-gcm", Redacted.value(key), iv);
-        cipher.setAAD(AAD);
-        const body = Buffer.concat([
-          cipher.update(JSON.stringify(transaction), "utf8"),
-          cipher.final(),
-        ]);
-        return `${VERSION}${Buffer.concat([iv, body, cipher.getAuthTag()]).toString("base64url")}`;
-      }),
-    unseal: (sealed) =>
-      Effect.sync(() => {
-        if (!sealed.startsWith(VERSION)) return Option.none();
-        const encoded = sealed.slice(VERSION.length);
-        if (!base64url.test(encoded)) return Option.none();
-        const bytes = Buffer.from(encoded, "base64url");
-        // Only the canonical encoding: trailing characters node would ignore are refused too.
-        if (bytes.length <= IV_BYTES + TAG_BYTES || bytes.toString("base64url") !== encoded) {
-          return Option.none();
-        }
-        try {
-          const decipher = createDecipheriv(
-            "aes-256-gcm",
-            Redacted.value(key),
-            bytes.subarray(0, IV_BYTES),
-          );
-          decipher.setAAD(AAD);
-          decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-          const plain = Buffer.concat([
-            decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
-            decipher.final(),
+  Effect.map(SecureRandom, (random) => {
+    // Imported into a key object once, not on every call.
+    const secretKey = createSecretKey(Redacted.value(key));
+    return {
+      seal: (transaction) =>
+        Effect.map(random.bytes(IV_BYTES), (iv) => {
+          const cipher = createCipheriv("aes-256-gcm", secretKey, iv);
+          cipher.setAAD(AAD);
+          const body = Buffer.concat([
+            cipher.update(JSON.stringify(transaction), "utf8"),
+            cipher.final(),
           ]);
-          return decodeTransaction(plain.toString("utf8"));
-        } catch {
-          return Option.none();
-        }
-      }),
-  }));
+          return `${VERSION}${Buffer.concat([iv, body, cipher.getAuthTag()]).toString("base64url")}`;
+        }),
+      unseal: (sealed) =>
+        Effect.sync(() => {
+          if (!sealed.startsWith(VERSION)) return Option.none();
+          const encoded = sealed.slice(VERSION.length);
+          if (!base64url.test(encoded)) return Option.none();
+          const bytes = Buffer.from(encoded, "base64url");
+          // Only the canonical encoding: trailing characters node would ignore are refused too.
+          if (bytes.length <= IV_BYTES + TAG_BYTES || bytes.toString("base64url") !== encoded) {
+            return Option.none();
+          }
+          try {
+            const decipher = createDecipheriv(
+              "aes-256-gcm",
+              secretKey,
+              bytes.subarray(0, IV_BYTES),
+            );
+            decipher.setAAD(AAD);
+            decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+            const plain = Buffer.concat([
+              decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+              decipher.final(),
+            ]);
+            return decodeTransaction(plain.toString("utf8"));
+          } catch {
+            return Option.none();
+          }
+        }),
+    } satisfies TransactionSealerService;
+  });
 
 /**
  * Seals transactions with a key derived from a configured secret.
