@@ -197,8 +197,8 @@ export class StrataApp {
   readonly middlewareManager = new GlobalMiddlewareManager();
   /** The handlers run at shutdown, after in-flight requests and before `onModuleDestroy`. */
   readonly shutdownManager = new ShutdownManager();
-  /** The checks behind `GET /ready`. */
-  readonly healthCheckManager = new HealthCheckManager();
+  /** The checks behind `GET /ready` (down from the moment a shutdown begins). */
+  readonly healthCheckManager = new HealthCheckManager(this.shutdownManager);
 
   private scope: Scope.CloseableScope | undefined;
   private injector: Injector | undefined;
@@ -229,6 +229,7 @@ export class StrataApp {
   /** Compiles the module graph and builds every singleton (running `onModuleInit`), without listening. */
   async init(): Promise<this> {
     if (this.injector !== undefined) return this;
+    this.shutdownManager.setShuttingDown(false);
     const scope = Effect.runSync(Scope.make());
     const exit = await this.run(
       Effect.gen(this, function* () {
@@ -319,9 +320,11 @@ export class StrataApp {
   }
 
   /**
-   * Shuts the app down gracefully: stops accepting connections, lets in-flight requests finish
-   * (within `shutdown.timeout`), runs the `shutdownManager` handlers, then every provider's
-   * `onModuleDestroy` in reverse dependency order. Concurrent calls share one shutdown.
+   * Shuts the app down gracefully: readiness (`GET /ready`) turns 503, the server stops
+   * accepting connections, closes idle ones and lets in-flight requests finish (within
+   * `shutdown.timeout`; their responses say `Connection: close`), then the `shutdownManager`
+   * handlers run, then every provider's `onModuleDestroy` in reverse dependency order.
+   * Concurrent calls share one shutdown.
    */
   close(): Promise<void> {
     return this.stop(undefined);
@@ -329,6 +332,8 @@ export class StrataApp {
 
   private stop(signal: string | undefined): Promise<void> {
     this.closing ??= (async () => {
+      // Readiness is down before the server stops accepting connections.
+      this.shutdownManager.setShuttingDown(true);
       const scope = this.scope;
       this.scope = undefined;
       this.injector = undefined;

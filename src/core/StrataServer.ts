@@ -141,7 +141,10 @@ export const layerNode = (options: ListenOptions) => NodeServer.layer(options);
 /**
  * `@effect/platform-node`'s own HTTP server on `port`, with WebSocket upgrades and the node
  * platform services (`HttpPlatform`, `FileSystem`, `Path`, `Etag.Generator`) file responses need.
- * Imported on demand, so apps that do not use it do not load it.
+ * Imported on demand, so apps that do not use it do not load it. Its stop is not graceful:
+ * it does not answer requests arriving on connections still open, applies no
+ * `shutdownTimeout`, and may cut short a response still being written; use {@link layerNode}
+ * where shutdown must lose nothing.
  *
  * @since 0.1.0
  * @category server

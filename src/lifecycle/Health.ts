@@ -27,9 +27,11 @@ export const probePaths = (options: HealthOptions = {}): ReadonlyArray<string> =
 
 /**
  * The health probes as routes (the Effect face; a `StrataApp` adds them itself):
- * `GET /health` answers 200 `{ "status": "up" }` while the process runs; `GET /ready` runs
- * every check of `manager` and answers 200 `{ "status": "up", "checks": [...] }`, or 503
- * `{ "status": "down", "checks": [...] }` where the checks that failed say `down`. Neither is
+ * `GET /health` answers 200 `{ "status": "up" }` while the process runs, shutting down included;
+ * `GET /ready` runs every check of `manager` and answers 200 `{ "status": "up", "checks": [...] }`,
+ * or 503 `{ "status": "down", "checks": [...] }` where the checks that failed say `down`. Once the
+ * `ShutdownManager` given to `manager` is shutting down, it answers 503 with the single check
+ * `{ "name": "shutdown", "status": "down", "details": { "error": "Shutting down" } }`. Neither is
  * cached. Provide `HealthPaths` when the paths differ from the defaults, so that the rate limit
  * and logger middleware still skip them.
  *

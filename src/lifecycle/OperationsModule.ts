@@ -31,7 +31,11 @@ export const OperationsModule: DynamicModule = {
   global: true,
   providers: [
     { token: ShutdownManager, useFactory: () => new ShutdownManager() },
-    { token: HealthCheckManager, useFactory: () => new HealthCheckManager() },
+    {
+      token: HealthCheckManager,
+      useFactory: (shutdown: ShutdownManager) => new HealthCheckManager(shutdown),
+      inject: [ShutdownManager],
+    },
   ],
   exports: [ShutdownManager, HealthCheckManager],
 };

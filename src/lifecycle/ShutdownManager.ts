@@ -35,6 +35,24 @@ export const DEFAULT_HANDLER_TIMEOUT = 10_000;
  */
 export class ShutdownManager {
   private readonly handlers: Array<ShutdownHandler> = [];
+  private shuttingDown = false;
+
+  /**
+   * Whether the app is shutting down (or has shut down): from the moment SIGTERM, SIGINT or
+   * `app.close()` starts the shutdown, while in-flight requests drain. `GET /ready` answers 503
+   * meanwhile, so that a load balancer stops routing requests to the app.
+   */
+  get isShuttingDown(): boolean {
+    return this.shuttingDown;
+  }
+
+  /**
+   * Marks the app as shutting down (`true`), before its server stops accepting connections, or
+   * as running again (`false`) when it starts anew. The app calls it.
+   */
+  setShuttingDown(shuttingDown: boolean): void {
+    this.shuttingDown = shuttingDown;
+  }
 
   /** Adds a handler, run after those registered before it. */
   register(handler: ShutdownHandler): void {

@@ -8,9 +8,12 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "@effect/vitest";
 import * as Context from "effect/Context";
+import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
 import * as Stream from "effect/Stream";
 import * as FastRouter from "../../src/core/server/FastRouter.js";
 import { NodeServerRequest } from "../../src/core/server/NodeServerRequest.js";
@@ -23,18 +26,42 @@ import { StrataServer } from "../../src/index.js";
 /** Routes as `HttpLayerRouter` builds them: they need the router (and phantom request types). */
 type Routes<E> = Layer.Layer<never, E, unknown>;
 
-/** Serves `routes` on Strata's node server at a free loopback port, for the test's scope. */
-const listen = <E>(routes: Routes<E>, options?: StrataServer.ServeOptions) =>
+/** Serves `routes` on Strata's node server at a free loopback port, in `scope`. */
+const listenIn = <E>(
+  scope: Scope.Scope,
+  routes: Routes<E>,
+  options?: StrataServer.ServeOptions,
+  shutdownTimeout?: number,
+) =>
   Effect.gen(function* () {
-    const context = yield* Layer.build(
+    const context = yield* Layer.buildWithScope(
       StrataServer.serve(routes as Layer.Layer<never, E, HttpLayerRouter.HttpRouter>, options).pipe(
-        Layer.provideMerge(StrataServer.layerNode({ port: 0, host: "127.0.0.1" })),
+        Layer.provideMerge(StrataServer.layerNode({ port: 0, host: "127.0.0.1", shutdownTimeout })),
       ),
+      scope,
     );
     const { address } = Context.get(context, HttpServer.HttpServer);
     if (address._tag !== "TcpAddress") return yield* Effect.die("expected a TCP address");
     expect(address.hostname).toBe("127.0.0.1");
     return address.port;
+  });
+
+/** Serves `routes` on Strata's node server at a free loopback port, for the test's scope. */
+const listen = <E>(routes: Routes<E>, options?: StrataServer.ServeOptions) =>
+  Effect.flatMap(Effect.scope, (scope) => listenIn(scope, routes, options));
+
+/**
+ * Serves `routes` in a scope of its own. `stop` starts closing it, so the server drains (within
+ * `shutdownTimeout` ms) while the test goes on: it returns the closing fiber once the port
+ * refuses connections. The test's scope closes it too, at the latest.
+ */
+const listenStoppable = <E>(routes: Routes<E>, shutdownTimeout = 5_000) =>
+  Effect.gen(function* () {
+    const scope = yield* Scope.make();
+    yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void));
+    const port = yield* listenIn(scope, routes, undefined, shutdownTimeout);
+    const stop = Effect.zipLeft(Effect.fork(Scope.close(scope, Exit.void)), refusing(port));
+    return { port, stop };
   });
 
 /** Whether Strata's router keeps its fast path for `routes` (no platform middleware added). */
@@ -203,6 +230,46 @@ const eventually = (what: string, check: () => boolean, ms = 2_000) =>
   );
 
 const sleep = (ms: number) => Effect.promise(() => new Promise((r) => setTimeout(r, ms)));
+
+/** Waits until `port` refuses connections: the server has begun to stop. */
+const refusing = (port: number) =>
+  bounded(
+    2_000,
+    "the server stops listening",
+    (signal) =>
+      new Promise<void>((resolve) => {
+        const attempt = () => {
+          if (signal.aborted) return;
+          const probe = net.connect({ host: "127.0.0.1", port });
+          probe.on("connect", () => {
+            probe.destroy();
+            setTimeout(attempt, 5);
+          });
+          probe.on("error", () => resolve());
+        };
+        attempt();
+      }),
+  );
+
+/** A raw connection whose every byte is kept, closed with the test's scope. */
+const rawConnection = (port: number) =>
+  Effect.gen(function* () {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    yield* Effect.addFinalizer(() => Effect.sync(() => socket.destroy()));
+    const chunks: Array<Buffer> = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", () => undefined);
+    const closed = new Promise<Buffer>((resolve) =>
+      socket.once("close", () => resolve(Buffer.concat(chunks))),
+    );
+    return {
+      socket,
+      /** What has arrived so far. */
+      received: () => Buffer.concat(chunks).toString("latin1"),
+      /** Everything received, once the connection has closed. */
+      closed: bounded(5_000, "the connection closes", () => closed),
+    };
+  });
 
 const notFoundBody = JSON.stringify({ statusCode: 404, message: "Not Found" });
 const internalErrorBody = JSON.stringify({ statusCode: 500, message: "Internal Server Error" });
@@ -863,6 +930,211 @@ describe("Strata's node server", () => {
           expect(again.status).toBe(200);
           expect(again.text).toBe("ok");
         }
+      }),
+    );
+  });
+
+  describe("stopping", () => {
+    /** 32 MB in one buffer: more than loopback's socket buffers hold for a reader that waits. */
+    const bigSize = 32 * 1024 * 1024;
+
+    /** `GET /big` answers {@link bigSize} bytes; `response()` is the node response of the last one. */
+    const bigRoute = () => {
+      const body = new Uint8Array(bigSize).fill(0x61);
+      let response: http.ServerResponse | undefined;
+      const route = HttpLayerRouter.add(
+        "GET",
+        "/big",
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest;
+          if (!(request instanceof NodeServerRequest)) return yield* Effect.die("not node");
+          response = request.response;
+          return HttpServerResponse.uint8Array(body);
+        }),
+      );
+      /** Waits until the response has ended with its bytes still queued in node for the reader. */
+      const queued = eventually(
+        "the response is ended, its bytes still queued",
+        () => response?.writableEnded === true && (response.socket?.writableLength ?? 0) > 0,
+      );
+      return { route, queued };
+    };
+
+    /** `GET /held/:id` answers `held :id` once `release` is done, `GET /ping` at once: both counted. */
+    const heldRoutes = (release: Deferred.Deferred<void>) => {
+      let held = 0;
+      let pinged = 0;
+      const routes = Layer.merge(
+        HttpLayerRouter.add(
+          "GET",
+          "/held/:id",
+          Effect.gen(function* () {
+            const { id } = yield* HttpLayerRouter.params;
+            held++;
+            yield* Deferred.await(release);
+            return HttpServerResponse.text(`held ${id}`);
+          }),
+        ),
+        HttpLayerRouter.add(
+          "GET",
+          "/ping",
+          Effect.sync(() => {
+            pinged++;
+            return HttpServerResponse.text("pong");
+          }),
+        ),
+      );
+      return { routes, held: () => held, pinged: () => pinged };
+    };
+
+    const header = (response: RawResponse | undefined, name: string) =>
+      response?.headers.find(([key]) => key === name)?.[1];
+
+    it.scopedLive("delivers a whole response still queued for a slow reader when it stops", () =>
+      Effect.gen(function* () {
+        const big = bigRoute();
+        const { port, stop } = yield* listenStoppable(big.route);
+        const client = yield* rawConnection(port);
+        client.socket.pause();
+        client.socket.write("GET /big HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        yield* big.queued;
+        const stopping = yield* stop;
+        client.socket.resume();
+        const [reply, ...rest] = parseResponses(yield* client.closed);
+        expect(rest).toEqual([]);
+        expect(reply?.status).toBe(200);
+        expect(reply?.body.length).toBe(bigSize);
+        expect(reply?.body).toBe("a".repeat(bigSize));
+        yield* Fiber.join(stopping);
+      }),
+    );
+
+    it.scopedLive("completes a response still streaming when it stops", () =>
+      Effect.gen(function* () {
+        const release = yield* Deferred.make<void>();
+        const encoder = new TextEncoder();
+        const { port, stop } = yield* listenStoppable(
+          HttpLayerRouter.add(
+            "GET",
+            "/stream",
+            HttpServerResponse.stream(
+              Stream.concat(
+                Stream.make("first;"),
+                Stream.unwrap(
+                  Effect.as(
+                    Deferred.await(release),
+                    Stream.map(Stream.range(0, 99), (i) => `chunk ${i};`),
+                  ),
+                ),
+              ).pipe(Stream.map((text) => encoder.encode(text))),
+            ),
+          ),
+        );
+        const client = yield* rawConnection(port);
+        client.socket.write("GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        yield* eventually("the first chunk arrives", () => client.received().includes("first;"));
+        const stopping = yield* stop;
+        yield* Deferred.succeed(release, undefined);
+        const [reply, ...rest] = parseResponses(yield* client.closed);
+        expect(rest).toEqual([]);
+        expect(reply?.status).toBe(200);
+        expect(reply?.body).toBe(
+          `first;${Array.from({ length: 100 }, (_, i) => `chunk ${i};`).join("")}`,
+        );
+        yield* Fiber.join(stopping);
+      }),
+    );
+
+    it.scopedLive("answers Connection: close to a kept-alive connection's in-flight request", () =>
+      Effect.gen(function* () {
+        const release = yield* Deferred.make<void>();
+        const server = heldRoutes(release);
+        const { port, stop } = yield* listenStoppable(server.routes);
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        yield* Effect.addFinalizer(() => Effect.sync(() => agent.destroy()));
+        expect((yield* send(port, "/ping", { agent })).headers.connection).toBe("keep-alive");
+        const inFlight = yield* Effect.fork(send(port, "/held/1", { agent }));
+        yield* eventually("the request is in flight", () => server.held() === 1);
+        const stopping = yield* stop;
+        yield* Deferred.succeed(release, undefined);
+        const reply = yield* Fiber.join(inFlight);
+        expect(reply.status).toBe(200);
+        expect(reply.text).toBe("held 1");
+        expect(reply.reusedSocket).toBe(true);
+        expect(reply.headers.connection).toBe("close");
+        yield* Fiber.join(stopping);
+      }),
+    );
+
+    it.scopedLive(
+      "answers requests pipelined behind in-flight ones, the last with Connection: close",
+      () =>
+        Effect.gen(function* () {
+          const release = yield* Deferred.make<void>();
+          const server = heldRoutes(release);
+          const { port, stop } = yield* listenStoppable(server.routes);
+          const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+          // Two held requests pipelined.
+          const twoHeld = yield* rawConnection(port);
+          twoHeld.socket.write(get("/held/1") + get("/held/2"));
+          // A held request, and one answered at once but queued behind it (its head is written).
+          const answered = yield* rawConnection(port);
+          answered.socket.write(get("/held/3") + get("/ping"));
+          // A held request, and one that arrives while the server drains.
+          const late = yield* rawConnection(port);
+          late.socket.write(get("/held/4"));
+          yield* eventually("the requests are in flight", () => server.held() === 4);
+          const stopping = yield* stop;
+          late.socket.write(get("/ping"));
+          yield* eventually("the late request arrives", () => server.pinged() === 2);
+          yield* Deferred.succeed(release, undefined);
+          const replies = (bytes: Buffer) =>
+            parseResponses(bytes).map((r) => [r.body, header(r, "connection")]);
+          expect(replies(yield* twoHeld.closed)).toEqual([
+            ["held 1", "keep-alive"],
+            ["held 2", "close"],
+          ]);
+          expect(replies(yield* answered.closed)).toEqual([
+            ["held 3", "keep-alive"],
+            ["pong", "keep-alive"],
+          ]);
+          expect(replies(yield* late.closed)).toEqual([
+            ["held 4", "keep-alive"],
+            ["pong", "close"],
+          ]);
+          yield* Fiber.join(stopping);
+        }),
+    );
+
+    it.scopedLive("closes idle kept-alive connections at once, the rest at the deadline", () =>
+      Effect.gen(function* () {
+        const big = bigRoute();
+        const { port, stop } = yield* listenStoppable(
+          Layer.merge(
+            big.route,
+            HttpLayerRouter.add("GET", "/ping", HttpServerResponse.text("pong")),
+          ),
+          300,
+        );
+        const agent = new http.Agent({ keepAlive: true });
+        yield* Effect.addFinalizer(() => Effect.sync(() => agent.destroy()));
+        const idle = (yield* send(port, "/ping", { agent })).socket;
+        const idleClosed = new Promise((resolve) => idle.once("close", resolve));
+        // A reader that never reads holds the drain until the deadline.
+        const stalled = yield* rawConnection(port);
+        stalled.socket.pause();
+        stalled.socket.write("GET /big HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        yield* big.queued;
+        const stopping = yield* stop;
+        yield* bounded(2_000, "the idle connection closes", () => idleClosed);
+        expect(stopping.unsafePoll()).toBeNull();
+        yield* bounded(2_000, "the server stops at the deadline", () =>
+          Effect.runPromise(Fiber.join(stopping)),
+        );
+        stalled.socket.resume();
+        const [cut] = parseResponses(yield* stalled.closed);
+        expect(cut?.status).toBe(200);
+        expect(cut?.body.length).toBeLessThan(bigSize);
       }),
     );
   });

@@ -13,8 +13,9 @@ import {
   type OnModuleInit,
   OperationsModule,
   RateLimitMiddleware,
+  ShutdownManager,
 } from "../../src/index.js";
-import { request, serveTest } from "../../src/testing/index.js";
+import { request, serveTest, Test } from "../../src/testing/index.js";
 import { capturingLogger, startedApps } from "../support/started.js";
 
 @Controller("api")
@@ -108,6 +109,32 @@ describe("HealthCheckManager and the health probes", () => {
     });
     expect(response.text).not.toContain("hunter2");
     expect(lines.some((line) => line.text.includes("hunter2"))).toBe(true);
+  });
+
+  it("is down while the app shuts down, without running the checks", async () => {
+    let ran = 0;
+    const shutdown = new ShutdownManager();
+    const manager = new HealthCheckManager(shutdown);
+    manager.register({ name: "a", check: () => void ran++ });
+    expect(await manager.runAll()).toEqual([{ name: "a", status: "up" }]);
+    shutdown.setShuttingDown(true);
+    expect(shutdown.isShuttingDown).toBe(true);
+    expect(await manager.runAll()).toEqual([
+      { name: "shutdown", status: "down", details: { error: "Shutting down" } },
+    ]);
+    expect(ran).toBe(1);
+    shutdown.setShuttingDown(false);
+    expect(await manager.runAll()).toEqual([{ name: "a", status: "up" }]);
+  });
+
+  it("ties the managers OperationsModule gives a testing module together", async () => {
+    @Module({ imports: [OperationsModule] })
+    class OperationsOnly {}
+    const module = await Test.createTestingModule({ imports: [OperationsOnly] }).compile();
+    module.get(ShutdownManager).setShuttingDown(true);
+    expect(await module.get(HealthCheckManager).runAll()).toEqual([
+      { name: "shutdown", status: "down", details: { error: "Shutting down" } },
+    ]);
   });
 
   it("runs every check with runAll() and refuses duplicate names", async () => {

@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from "node:http";
 import { createConnection } from "node:net";
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,6 +9,7 @@ import {
   Injectable,
   Module,
   type OnModuleDestroy,
+  Param,
   StrataApp,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
@@ -45,6 +47,70 @@ class AppModule {}
 const until = async (check: () => boolean) => {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
 };
+
+/** Held requests wait until the test opens the gate. */
+const gate: { held: number; opened: Promise<void>; open: () => void } = {
+  held: 0,
+  opened: Promise.resolve(),
+  open: () => undefined,
+};
+const closeGate = () => {
+  gate.held = 0;
+  gate.opened = new Promise((resolve) => {
+    gate.open = resolve;
+  });
+};
+
+@Controller("held")
+class HeldController {
+  @Get(":id")
+  async held(@Param("id") id: string) {
+    gate.held++;
+    await gate.opened;
+    return { held: id };
+  }
+}
+
+@Module({ controllers: [HeldController] })
+class HeldModule {}
+
+/** Resolves once `port` refuses connections: the server has begun to drain. */
+const refusing = async (port: number) => {
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const probe = createConnection({ host: "127.0.0.1", port });
+      probe.on("connect", () => {
+        probe.destroy();
+        resolve(false);
+      });
+      probe.on("error", () => resolve(true));
+    });
+    if (refused) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+/** A raw connection; `responses` are those it received, once it has closed. */
+const connect = (port: number) => {
+  const socket = createConnection({ host: "127.0.0.1", port });
+  let received = "";
+  socket.on("data", (chunk: Buffer) => {
+    received += chunk.toString("latin1");
+  });
+  const responses = new Promise<Array<{ head: string; body: unknown }>>((resolve) =>
+    socket.once("close", () =>
+      resolve(
+        received
+          .split(/(?=HTTP\/1\.1 )/)
+          .map((part) => part.split("\r\n\r\n"))
+          .map(([head = "", body = ""]) => ({ head, body: JSON.parse(body) })),
+      ),
+    ),
+  );
+  return { socket, responses };
+};
+
+const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
 
 /** A GET over a keep-alive agent; resolves with the status and the Connection header. */
 const keepAliveGet = (agent: Agent, url: string) =>
@@ -137,6 +203,60 @@ describe("ShutdownManager and app.close()", () => {
     expect(responses).toHaveLength(2);
     expect(responses[0]).toMatch(/^HTTP\/1\.1 200[\s\S]*"done":true/);
     expect(responses[1]).toMatch(/^HTTP\/1\.1 200[\s\S]*[Cc]onnection: close[\s\S]*"fast":true/);
+    agent.destroy();
+  });
+
+  it("answers /ready 503 and /health 200 on connections still open while it drains", async () => {
+    closeGate();
+    const seen: Array<string> = [];
+    const app = new StrataApp(HeldModule, {
+      shutdown: { signals: false },
+      middleware: (inner) =>
+        Effect.zipRight(
+          Effect.map(HttpServerRequest.HttpServerRequest, (request) => seen.push(request.url)),
+          inner,
+        ),
+    });
+    app.healthCheckManager.register({ name: "database", check: () => true });
+    await app.listen(0, "127.0.0.1");
+    const url = app.getUrl();
+    const port = Number(new URL(url).port);
+    // A kept-alive connection, opened before the shutdown, holds a request that holds the drain.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    expect(await keepAliveGet(agent, `${url}/ready`)).toEqual({
+      status: 200,
+      connection: "keep-alive",
+    });
+    const inFlight = keepAliveGet(agent, `${url}/held/0`);
+    // Two more connections with a request in flight, to send the probes on while it drains.
+    const forReady = connect(port);
+    const forHealth = connect(port);
+    forReady.socket.write(get("/held/1"));
+    forHealth.socket.write(get("/held/2"));
+    await until(() => gate.held === 3);
+    expect(app.shutdownManager.isShuttingDown).toBe(false);
+    const closing = app.close();
+    expect(app.shutdownManager.isShuttingDown).toBe(true);
+    await refusing(port);
+    forReady.socket.write(get("/ready"));
+    forHealth.socket.write(get("/health"));
+    await until(() => seen.includes("/ready") && seen.includes("/health"));
+    gate.open();
+    // The kept-alive connection's last response tells the client not to reuse it.
+    expect(await inFlight).toEqual({ status: 200, connection: "close" });
+    const [held1, ready] = await forReady.responses;
+    expect(held1?.head).toMatch(/^HTTP\/1\.1 200[\s\S]*[Cc]onnection: keep-alive/);
+    expect(held1?.body).toEqual({ held: "1" });
+    expect(ready?.head).toMatch(/^HTTP\/1\.1 503[\s\S]*[Cc]onnection: close/);
+    expect(ready?.head).toMatch(/[Cc]ache-[Cc]ontrol: no-store/);
+    expect(ready?.body).toEqual({
+      status: "down",
+      checks: [{ name: "shutdown", status: "down", details: { error: "Shutting down" } }],
+    });
+    const [, health] = await forHealth.responses;
+    expect(health?.head).toMatch(/^HTTP\/1\.1 200[\s\S]*[Cc]onnection: close/);
+    expect(health?.body).toEqual({ status: "up" });
+    await closing;
     agent.destroy();
   });
 

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { type IncomingMessage, Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import * as HttpApp from "@effect/platform/HttpApp";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpRouter from "@effect/platform/HttpRouter";
@@ -39,19 +40,15 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 type RequestFiber = Fiber.RuntimeFiber<unknown, unknown>;
 
 /**
- * The requests of one server still running on a fiber (those answered synchronously never
- * count): a counter, so the hot path stays cheap. `draining` is set when the server stops.
+ * The requests of one server: those still running on a fiber (those answered synchronously
+ * never count), and what the drain needs to know about connections, kept cheap on the hot path.
  */
 interface InFlight {
+  /** Sees every request before it runs: notes pipelined ones; while draining, refuses keep-alive. */
+  readonly arrive: (req: IncomingMessage, res: ServerResponse) => void;
   /** Follows a request whose fiber did not complete synchronously. */
   readonly track: (res: ServerResponse, fiber: RequestFiber) => void;
-  readonly draining: () => boolean;
 }
-
-/** Keep-alive is refused to requests that arrive while the server drains. */
-const refuseKeepAliveWhileDraining = (inFlight: InFlight, res: ServerResponse) => {
-  if (inFlight.draining()) res.shouldKeepAlive = false;
-};
 
 /** Any HTTP app, through the platform's own `toHandled` (scope, middleware, error handling). */
 const genericHandler = (
@@ -68,7 +65,7 @@ const genericHandler = (
   );
   const runFork = Runtime.runFork(runtime);
   return (req, res) => {
-    refuseKeepAliveWhileDraining(inFlight, res);
+    inFlight.arrive(req, res);
     const fiber = runFork(
       Effect.provideService(
         handled,
@@ -136,7 +133,7 @@ const fastHandler = (
     if (fiber.unsafePoll() === null) inFlight.track(res, fiber);
   };
   return (req, res) => {
-    refuseKeepAliveWhileDraining(inFlight, res);
+    inFlight.arrive(req, res);
     const request = new NodeServerRequest(req, res);
     const found = fast.routes.find(request.method, request.url);
     if (found === undefined) {
@@ -183,32 +180,106 @@ const listen = (server: Server, options: NodeServerOptions) =>
   });
 
 /**
- * Graceful stop: no new connections; idle keep-alive connections closed at once, the others as
- * soon as their response is out (the keep-alive timeout drops to 1 ms); requests still arriving
- * on open connections served with `Connection: close`; done when every connection is closed and
- * every tracked request has completed. At the deadline the remaining connections are closed,
- * which interrupts their requests.
+ * node's HTTP server, with an idle sweep that spares responses still being written: node 20's own
+ * `closeIdleConnections` (which `close()` runs) also destroys a connection whose response has
+ * ended while its bytes still wait in the socket for a slow reader, cutting that body short.
+ * Here the sweep hands every connection to `closeWhenIdle`.
  */
-const makeDrain = (server: Server, timeout: number) => {
-  let inFlight = 0;
+class DrainableServer extends Server {
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly closeWhenIdle: (socket: Socket) => void) {
+    super();
+    this.on("connection", (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.once("close", () => this.sockets.delete(socket));
+    });
+  }
+
+  override closeIdleConnections(): void {
+    for (const socket of this.sockets) this.closeWhenIdle(socket);
+  }
+}
+
+/**
+ * Graceful stop: no new connections; every connection closed as soon as it has no request left
+ * to answer and its bytes are out (idle keep-alive connections at once, a response still being
+ * written to a slow reader once it is out); the last response of each connection, in flight or
+ * arriving while draining, answered with `Connection: close`. Done when every connection is
+ * closed and every tracked request has completed. At the deadline the remaining connections are
+ * closed, which interrupts their requests.
+ */
+const makeDrain = (timeout: number) => {
+  const running = new Set<ServerResponse>();
+  // The newest response of a connection queued behind another at its arrival (pipelining).
+  const queuedLast = new WeakMap<Socket, ServerResponse>();
+  // The response the drain chose to close its connection.
+  const closers = new Map<Socket, ServerResponse>();
   let draining = false;
   let onSettled: (() => void) | undefined;
+
+  const socketOf = (res: ServerResponse) => res.req.socket;
+  /** The response still queued behind the one being written on `socket`, if any. */
+  const waiting = (socket: Socket) => {
+    const queued = queuedLast.get(socket);
+    return queued !== undefined && queued.socket === null && !queued.writableFinished
+      ? queued
+      : undefined;
+  };
+  const answering = (socket: Socket) => {
+    if (waiting(socket) !== undefined) return true;
+    for (const res of running) if (socketOf(res) === socket) return true;
+    return false;
+  };
+  const awaitingDrain = new WeakSet<Socket>();
+  /** Closes `socket` once it has no request left to answer and what it writes is out. */
+  const closeWhenIdle = (socket: Socket): void => {
+    if (socket.destroyed || answering(socket)) return;
+    if (socket.writableLength === 0) socket.destroy();
+    // A response still going out to a slow reader. (Fewer bytes than the high-water mark raise
+    // no `drain`: the keep-alive timeout closes those connections.)
+    else if (socket.writableNeedDrain && !awaitingDrain.has(socket)) {
+      awaitingDrain.add(socket);
+      socket.once("drain", () => {
+        awaitingDrain.delete(socket);
+        closeWhenIdle(socket);
+      });
+    }
+  };
+  /** Makes `res` the last response of its connection: `Connection: close`, unless already sent. */
+  const closeAfter = (socket: Socket, res: ServerResponse) => {
+    const previous = closers.get(socket);
+    if (previous === res) return;
+    if (previous !== undefined && !previous.headersSent) previous.shouldKeepAlive = true;
+    closers.delete(socket);
+    if (res.shouldKeepAlive && !res.headersSent) {
+      res.shouldKeepAlive = false;
+      closers.set(socket, res);
+    }
+  };
+
+  const server = new DrainableServer(closeWhenIdle);
   const tracker: InFlight = {
+    arrive: (req, res) => {
+      if (res.socket === null) queuedLast.set(req.socket, res);
+      if (draining) closeAfter(req.socket, res);
+    },
     track: (res, fiber) => {
-      inFlight++;
+      running.add(res);
       res.on("close", () => {
         if (!res.writableEnded)
           fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId as never);
       });
       fiber.addObserver(() => {
-        if (--inFlight === 0) onSettled?.();
+        running.delete(res);
+        if (draining && res.writableFinished) closeWhenIdle(socketOf(res));
+        if (running.size === 0) onSettled?.();
       });
     },
-    draining: () => draining,
   };
   const drain = Effect.async<void>((resume) => {
     let closed = !server.listening;
-    let requestsDone = inFlight === 0;
+    let requestsDone = running.size === 0;
     let deadline: ReturnType<typeof setTimeout> | undefined;
     const finish = () => {
       if (!closed || !requestsDone || deadline === undefined) return;
@@ -219,6 +290,14 @@ const makeDrain = (server: Server, timeout: number) => {
     };
     draining = true;
     server.keepAliveTimeout = 1;
+    // The last response of each connection with a request in flight closes it.
+    const newest = new Map<Socket, ServerResponse>();
+    for (const res of running) newest.set(socketOf(res), res);
+    for (const [socket, res] of newest) {
+      const last = waiting(socket) ?? res;
+      closeAfter(socket, last);
+      last.once("finish", () => closeWhenIdle(socket));
+    }
     deadline = setTimeout(() => {
       requestsDone = true;
       server.closeAllConnections();
@@ -230,7 +309,7 @@ const makeDrain = (server: Server, timeout: number) => {
     };
     if (closed) finish();
     else {
-      // Also closes the connections idle right now.
+      // Runs the sweep of `DrainableServer` on every connection.
       server.close(() => {
         closed = true;
         finish();
@@ -241,7 +320,7 @@ const makeDrain = (server: Server, timeout: number) => {
       onSettled = undefined;
     });
   });
-  return { tracker, drain };
+  return { server, tracker, drain };
 };
 
 /**
@@ -256,9 +335,8 @@ export const make = (
   options: NodeServerOptions,
 ): Effect.Effect<HttpServer.HttpServer, HttpServerError.ServeError, Scope.Scope> =>
   Effect.gen(function* () {
-    const server = createServer();
-    const stop = makeDrain(server, options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
-    const { tracker } = stop;
+    const stop = makeDrain(options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
+    const { server, tracker } = stop;
     // Run once, by whichever finalizer comes first (serve's, or this one if serve never ran).
     const drain = yield* Effect.cached(stop.drain);
     yield* Effect.addFinalizer(() => drain);
