@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import type * as Redacted from "effect/Redacted";
+import { authorizationUrls } from "./AuthorizationUrlTemplate.js";
 import { fromEnv, type OAuthConfig } from "./OAuthConfig.js";
 import {
   CodeRejected,
@@ -157,6 +158,15 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
     });
 
   const ttl = Duration.toMillis(TRANSACTION_TTL);
+  const urls = new Map<OAuthProviderService, ReturnType<typeof authorizationUrls>>();
+  const urlsOf = (p: OAuthProviderService) => {
+    let of = urls.get(p);
+    if (of === undefined) {
+      of = authorizationUrls(p);
+      urls.set(p, of);
+    }
+    return of;
+  };
 
   // Untraced, and without generator steps: it only computes, and a span (with the call-site
   // capture of `Effect.fn`) would cost as much as the whole authorization. The tokens it needs
@@ -177,7 +187,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
           ...(nonce === undefined ? {} : { nonce: nonceHash(nonce) }),
           ...(options.offline === undefined ? {} : { offline: options.offline }),
         };
-        return Effect.flatMap(p.authorizationUrl(request), (url) =>
+        return Effect.flatMap(urlsOf(p)(request), (url) =>
           Effect.map(Clock.currentTimeMillis, (now): Authorization => {
             const transaction: OAuthTransaction = {
               provider: p.name,
@@ -189,7 +199,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
             };
             return {
               provider: p.name,
-              url: url.toString(),
+              url,
               state,
               ...(codeVerifier === undefined ? {} : { codeVerifier }),
               transaction,
