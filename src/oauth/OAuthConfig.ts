@@ -172,9 +172,9 @@ export interface OAuthConfig {
   readonly defaultScopes?: { readonly [P in SupportedProvider]?: ReadonlyArray<string> };
   /** Timeout of every outbound provider call, token exchange included (default 10 s). */
   readonly timeout?: Duration.DurationInput;
-  /** Largest profile response read, in bytes (default 1 MB). */
+  /** Largest provider response read (profile, token answer, key set), in bytes (default 1 MB). */
   readonly maxProfileBytes?: number;
-  /** The `User-Agent` of profile requests. */
+  /** The `User-Agent` of every provider request. */
   readonly userAgent?: string;
 }
 

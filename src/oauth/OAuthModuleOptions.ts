@@ -49,9 +49,9 @@ export interface OAuthModuleOptions {
     | { readonly redis: RedisTransactionStoreOptions };
   /** Timeout of every outbound provider call, token exchange included (default 10 s). */
   readonly timeout?: Duration.DurationInput;
-  /** Largest profile response read, in bytes (default 1 MB). */
+  /** Largest provider response read (profile, token answer, key set), in bytes (default 1 MB). */
   readonly maxProfileBytes?: number;
-  /** The `User-Agent` of profile requests. */
+  /** The `User-Agent` of every provider request. */
   readonly userAgent?: string;
   /** Makes `OAuthService` visible to every module of the app. */
   readonly global?: boolean;

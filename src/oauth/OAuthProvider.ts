@@ -50,7 +50,7 @@ export interface CodeExchange {
 }
 
 /**
- * One provider. Every outbound call it makes has a timeout and profile responses a size cap.
+ * One provider. Every outbound call it makes has a timeout and every response a size cap.
  *
  * @since 0.1.0
  * @category providers
@@ -113,19 +113,22 @@ export interface ProviderSettings {
   readonly scopes?: ReadonlyArray<string>;
   /** Timeout of every outbound call, token exchange included (default 10 seconds). */
   readonly timeout?: Duration.DurationInput;
-  /** Largest profile response read, in bytes (default 1 MB). */
+  /**
+   * Largest response read from the provider, in bytes (default 1 MB): profiles, token answers,
+   * discovery documents and key sets alike.
+   */
   readonly maxProfileBytes?: number;
-  /** The `User-Agent` of profile requests. */
+  /** The `User-Agent` of every request to the provider. */
   readonly userAgent?: string;
 }
 
 /** The default timeout of every outbound provider call. @since 0.1.0 @category providers */
 export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(10);
 
-/** The default size cap of a profile response (1 MB). @since 0.1.0 @category providers */
+/** The default size cap of a provider response (1 MB). @since 0.1.0 @category providers */
 export const DEFAULT_MAX_PROFILE_BYTES = 1024 * 1024;
 
-/** The default `User-Agent` of profile requests. @since 0.1.0 @category providers */
+/** The default `User-Agent` of provider requests. @since 0.1.0 @category providers */
 export const DEFAULT_USER_AGENT = "strata-oauth/0.1";
 
 /**

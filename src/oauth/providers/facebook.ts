@@ -1,20 +1,14 @@
 /**
- * `facebook`: arctic's `Facebook` (no PKCE, no refresh; client_secret_post); the profile comes
- * from the Graph API `/me?fields=id,name,email,picture`. At overridden endpoints, arctic's
- * `OAuth2Client` builds the authorization URL and arctic's token request sends the client
- * secret in the body, as `Facebook` does (`OAuth2Client` only knows client_secret_basic).
+ * `facebook`: arctic's `Facebook` (no PKCE, no refresh; at overridden endpoints, arctic's
+ * `OAuth2Client` builds the authorization URL); the token request sends the client secret in
+ * the body (client_secret_post) as `Facebook` does, through the `HttpClient`. The profile
+ * comes from the Graph API `/me?fields=id,name,email,picture`.
  *
  * @since 0.1.0
  */
 import { createHmac } from "node:crypto";
 import type * as HttpClient from "@effect/platform/HttpClient";
-import {
-  Facebook,
-  OAuth2Client,
-  OAuth2RequestError,
-  type OAuth2Tokens,
-  UnexpectedErrorResponseBodyError,
-} from "arctic";
+import { Facebook } from "arctic";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
@@ -27,8 +21,9 @@ import {
   resolveSettings,
 } from "../OAuthProvider.js";
 import { type ProviderEndpoints, resolveEndpoints } from "../ProviderEndpoints.js";
-import { getProfile, profileOptions, toUser } from "./profileRequest.js";
-import { sendTokenForm } from "./tokenForm.js";
+import { getProfile, toUser } from "./profileRequest.js";
+import { clientFlow, plainClassUrl } from "./providerFlow.js";
+import { providerHttp } from "./providerHttp.js";
 import { tokenRequest } from "./tokenRequest.js";
 
 /** Facebook's endpoints (arctic's constants; the Graph API root). @since 0.1.0 */
@@ -45,21 +40,16 @@ export const profilePath = "/me?fields=id,name,email,picture";
 export const profileEndpoint = `${defaultEndpoints.api}${profilePath}`;
 
 /**
- * Facebook refuses a token request with a Graph error (`{ error: { message, type, code } }`),
- * not an OAuth `error` string, which arctic reports as an unexpected body: read it as the
- * refusal it is (its `type`, `OAuthException`, is no standard code: `other`).
+ * Facebook refuses a token request with a Graph error (`{ error: { message, type, code } }`)
+ * as well as with an OAuth `error` string: both are refusals (the Graph `type`,
+ * `OAuthException`, is no standard code: `other`).
  */
-const graphRefusal = (error: unknown): Promise<never> => {
-  if (error instanceof UnexpectedErrorResponseBodyError) {
-    const graph = (error.data as { readonly error?: unknown }).error;
-    if (typeof graph === "object" && graph !== null) {
-      const type = (graph as { readonly type?: unknown }).type;
-      return Promise.reject(
-        new OAuth2RequestError(typeof type === "string" ? type : "other", null, null, null),
-      );
-    }
-  }
-  return Promise.reject(error);
+const graphRefusal = (body: Readonly<Record<string, unknown>>): string | undefined => {
+  const { error } = body;
+  if (typeof error === "string") return error;
+  if (typeof error !== "object" || error === null) return undefined;
+  const type = (error as { readonly type?: unknown }).type;
+  return typeof type === "string" ? type : "other";
 };
 
 const Me = Schema.Struct({
@@ -92,26 +82,23 @@ export const make = (
   Effect.gen(function* () {
     yield* validateClient("facebook", config);
     const resolved = resolveSettings("facebook", settings);
-    const profile = yield* profileOptions("facebook", resolved);
-    const { timeout } = resolved;
+    const http = yield* providerHttp("facebook", resolved);
     const secret = toRedacted(config.clientSecret);
     const endpoints = yield* resolveEndpoints("facebook", config.endpoints, defaultEndpoints);
     const arctic = new Facebook(config.clientId, Redacted.value(secret), config.redirectUri);
-    const client = new OAuth2Client(config.clientId, Redacted.value(secret), config.redirectUri);
-    const exchange = (code: string): Promise<OAuth2Tokens> =>
-      (endpoints.overridden
-        ? sendTokenForm(
-            endpoints.token,
-            new URLSearchParams({
-              grant_type: "authorization_code",
-              code,
-              redirect_uri: config.redirectUri,
-              client_id: config.clientId,
-              client_secret: Redacted.value(secret),
-            }),
-          )
-        : arctic.validateAuthorizationCode(code)
-      ).catch(graphRefusal);
+    const flow = clientFlow(
+      http,
+      {
+        clientId: config.clientId,
+        secret: Redacted.value(secret),
+        redirectUri: config.redirectUri,
+        authentication: "client_secret_post",
+        refusal: graphRefusal,
+      },
+      endpoints,
+      false,
+      plainClassUrl(arctic),
+    );
     const profileUrl = `${endpoints.api}${profilePath}`;
     const proof = (accessToken: Redacted.Redacted<string>) =>
       createHmac("sha256", Redacted.value(secret))
@@ -126,25 +113,14 @@ export const make = (
       defaultScopes: resolved.scopes,
       acceptsIssuer: () => false,
       authorizationUrl: (request) =>
-        Effect.sync(() =>
-          endpoints.overridden
-            ? client.createAuthorizationURL(endpoints.authorization, request.state, [
-                ...request.scopes,
-              ])
-            : arctic.createAuthorizationURL(request.state, [...request.scopes]),
-        ),
+        Effect.sync(() => flow.authorizationUrl(request.state, undefined, [...request.scopes])),
       exchangeCode: ({ code }) =>
-        tokenRequest("facebook", "token", timeout, () => exchange(code)).pipe(
+        tokenRequest("facebook", flow.validateAuthorizationCode(code, undefined)).pipe(
           Effect.withSpan("Facebook.exchangeCode"),
         ),
       fetchProfile: (accessToken) =>
         Effect.map(
-          getProfile(
-            profile,
-            `${profileUrl}&appsecret_proof=${proof(accessToken)}`,
-            accessToken,
-            Me,
-          ),
+          getProfile(http, `${profileUrl}&appsecret_proof=${proof(accessToken)}`, accessToken, Me),
           (me) =>
             toUser({
               id: me.id,

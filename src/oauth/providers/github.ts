@@ -1,13 +1,14 @@
 /**
- * `github`: arctic's `GitHub` (no PKCE); the profile is `/user` plus the primary verified
- * address of `/user/emails`. At overridden endpoints (GitHub Enterprise Server), arctic's
- * `OAuth2Client` (the same client_secret_basic requests) with GitHub's 200-with-`error` token
- * answers still read as refusals.
+ * `github`: arctic's `GitHub` (no PKCE; at overridden endpoints, GitHub Enterprise Server,
+ * arctic's `OAuth2Client`); token requests are the client_secret_basic requests both build,
+ * sent through the `HttpClient`, with GitHub's 200-with-`error` answers read as refusals, as
+ * arctic's `GitHub` reads them. The profile is `/user` plus the primary verified address of
+ * `/user/emails`.
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient";
-import { GitHub, OAuth2Client, OAuth2RequestError, type OAuth2Tokens } from "arctic";
+import { GitHub } from "arctic";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
@@ -19,20 +20,10 @@ import {
   type ProviderSettings,
   resolveSettings,
 } from "../OAuthProvider.js";
-import {
-  type ProviderEndpoints,
-  type ResolvedEndpoints,
-  resolveEndpoints,
-} from "../ProviderEndpoints.js";
-import { type ArcticFlow, clientFlow } from "./arcticFlow.js";
-import {
-  decodeProfile,
-  getJson,
-  getProfile,
-  profileOptions,
-  statusFailure,
-  toUser,
-} from "./profileRequest.js";
+import { type ProviderEndpoints, resolveEndpoints } from "../ProviderEndpoints.js";
+import { decodeProfile, getProfile, statusFailure, toUser } from "./profileRequest.js";
+import { clientFlow, plainClassUrl } from "./providerFlow.js";
+import { getJson, providerHttp } from "./providerHttp.js";
 import { tokenRequest } from "./tokenRequest.js";
 
 /** GitHub's endpoints (arctic's constants; the REST API root). @since 0.1.0 */
@@ -44,36 +35,6 @@ export const defaultEndpoints = {
 
 /** GitHub's REST API root. @since 0.1.0 */
 export const apiBase = defaultEndpoints.api;
-
-/**
- * GitHub answers a refused code with 200 and an `error` body. arctic's `GitHub` reads that
- * as a refusal; its generic `OAuth2Client` would return it as tokens.
- */
-const rejectErrorBody = (tokens: OAuth2Tokens): Promise<OAuth2Tokens> => {
-  const error = (tokens.data as { readonly error?: unknown }).error;
-  return typeof error === "string"
-    ? Promise.reject(new OAuth2RequestError(error, null, null, null))
-    : Promise.resolve(tokens);
-};
-
-/** The flow of arctic's `GitHub` (github.com). */
-const githubFlow = (arctic: GitHub): ArcticFlow => ({
-  authorizationUrl: (state, _codeVerifier, scopes) => arctic.createAuthorizationURL(state, scopes),
-  validateAuthorizationCode: (code) => arctic.validateAuthorizationCode(code),
-  refreshAccessToken: (refreshToken) => arctic.refreshAccessToken(refreshToken),
-});
-
-/** `OAuth2Client` at other endpoints, GitHub's answers read as arctic's `GitHub` reads them. */
-const enterpriseFlow = (client: OAuth2Client, endpoints: ResolvedEndpoints): ArcticFlow => {
-  const flow = clientFlow(client, endpoints, false);
-  return {
-    ...flow,
-    validateAuthorizationCode: (code, codeVerifier) =>
-      flow.validateAuthorizationCode(code, codeVerifier).then(rejectErrorBody),
-    refreshAccessToken: (refreshToken, scopes) =>
-      flow.refreshAccessToken(refreshToken, scopes).then(rejectErrorBody),
-  };
-};
 
 const apiHeaders = {
   accept: "application/vnd.github+json",
@@ -110,17 +71,21 @@ export const make = (
   Effect.gen(function* () {
     yield* validateClient("github", config);
     const resolved = resolveSettings("github", settings);
-    const profile = yield* profileOptions("github", resolved);
-    const { timeout } = resolved;
+    const http = yield* providerHttp("github", resolved);
     const endpoints = yield* resolveEndpoints("github", config.endpoints, defaultEndpoints);
     const secret = Redacted.value(toRedacted(config.clientSecret));
-    const flow: ArcticFlow = endpoints.overridden
-      ? enterpriseFlow(new OAuth2Client(config.clientId, secret, config.redirectUri), endpoints)
-      : githubFlow(new GitHub(config.clientId, secret, config.redirectUri));
+    const arctic = new GitHub(config.clientId, secret, config.redirectUri);
+    const flow = clientFlow(
+      http,
+      { clientId: config.clientId, secret, redirectUri: config.redirectUri, refusesWith200: true },
+      endpoints,
+      false,
+      plainClassUrl(arctic),
+    );
     const api = endpoints.api;
 
     const primaryVerifiedEmail = (accessToken: Redacted.Redacted<string>) =>
-      Effect.flatMap(getJson(profile, `${api}/user/emails`, accessToken, apiHeaders), (answer) => {
+      Effect.flatMap(getJson(http, `${api}/user/emails`, accessToken, apiHeaders), (answer) => {
         // 403/404: the token lacks `user:email`; the login still works, without an email.
         if (answer.status === 403 || answer.status === 404) return Effect.succeed(undefined);
         if (answer.status < 200 || answer.status >= 300) {
@@ -142,18 +107,18 @@ export const make = (
       authorizationUrl: (request) =>
         Effect.sync(() => flow.authorizationUrl(request.state, undefined, [...request.scopes])),
       exchangeCode: (exchange) =>
-        tokenRequest("github", "token", timeout, () =>
-          flow.validateAuthorizationCode(exchange.code, undefined),
-        ).pipe(Effect.withSpan("GitHub.exchangeCode")),
+        tokenRequest("github", flow.validateAuthorizationCode(exchange.code, undefined)).pipe(
+          Effect.withSpan("GitHub.exchangeCode"),
+        ),
       refreshToken: (refreshToken) =>
-        tokenRequest("github", "refresh", timeout, () =>
-          flow.refreshAccessToken(Redacted.value(refreshToken), []),
-        ).pipe(Effect.withSpan("GitHub.refreshToken")),
+        tokenRequest("github", flow.refreshAccessToken(Redacted.value(refreshToken), [])).pipe(
+          Effect.withSpan("GitHub.refreshToken"),
+        ),
       fetchProfile: (accessToken) =>
         Effect.map(
           Effect.all(
             [
-              getProfile(profile, `${api}/user`, accessToken, User, apiHeaders),
+              getProfile(http, `${api}/user`, accessToken, User, apiHeaders),
               primaryVerifiedEmail(accessToken),
             ],
             { concurrency: 2 },

@@ -1,12 +1,12 @@
 /**
  * `google`: arctic's `Google` (PKCE S256, OpenID Connect; at overridden endpoints arctic's
- * `OAuth2Client`, which sends the same requests); the profile comes from the OpenID userinfo
- * endpoint.
+ * `OAuth2Client`, which builds the same requests); token requests as `OAuth2Client` makes
+ * them, sent through the `HttpClient`; the profile comes from the OpenID userinfo endpoint.
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient";
-import { Google, OAuth2Client } from "arctic";
+import { Google } from "arctic";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
@@ -19,8 +19,9 @@ import {
   resolveSettings,
 } from "../OAuthProvider.js";
 import { type ProviderEndpoints, resolveEndpoints } from "../ProviderEndpoints.js";
-import { type ArcticFlow, clientFlow, pkceClassFlow } from "./arcticFlow.js";
-import { getProfile, profileOptions, toUser } from "./profileRequest.js";
+import { getProfile, toUser } from "./profileRequest.js";
+import { clientFlow, pkceClassUrl } from "./providerFlow.js";
+import { providerHttp } from "./providerHttp.js";
 import { revocation, tokenRequest } from "./tokenRequest.js";
 
 /** Google's issuer identifier (`iss` of its authorization responses and ID tokens). @since 0.1.0 */
@@ -63,13 +64,12 @@ export const make = (
   Effect.gen(function* () {
     yield* validateClient("google", config);
     const resolved = resolveSettings("google", settings);
-    const profile = yield* profileOptions("google", resolved);
-    const { timeout } = resolved;
+    const http = yield* providerHttp("google", resolved);
     const endpoints = yield* resolveEndpoints("google", config.endpoints, defaultEndpoints);
     const secret = Redacted.value(toRedacted(config.clientSecret));
-    const flow: ArcticFlow = endpoints.overridden
-      ? clientFlow(new OAuth2Client(config.clientId, secret, config.redirectUri), endpoints, true)
-      : pkceClassFlow(new Google(config.clientId, secret, config.redirectUri));
+    const client = { clientId: config.clientId, secret, redirectUri: config.redirectUri };
+    const arctic = new Google(config.clientId, secret, config.redirectUri);
+    const flow = clientFlow(http, client, endpoints, true, pkceClassUrl(arctic));
     const expectedIssuer =
       endpoints.authorization === defaultEndpoints.authorization
         ? issuer
@@ -95,18 +95,16 @@ export const make = (
       exchangeCode: (exchange) =>
         tokenRequest(
           "google",
-          "token",
-          timeout,
-          () => flow.validateAuthorizationCode(exchange.code, exchange.codeVerifier),
+          flow.validateAuthorizationCode(exchange.code, exchange.codeVerifier),
           exchange.nonce,
         ).pipe(Effect.withSpan("Google.exchangeCode")),
       refreshToken: (refreshToken) =>
-        tokenRequest("google", "refresh", timeout, () =>
-          flow.refreshAccessToken(Redacted.value(refreshToken), []),
-        ).pipe(Effect.withSpan("Google.refreshToken")),
-      ...revocation("google", timeout, flow, "Google.revokeToken"),
+        tokenRequest("google", flow.refreshAccessToken(Redacted.value(refreshToken), [])).pipe(
+          Effect.withSpan("Google.refreshToken"),
+        ),
+      ...revocation(flow, "Google.revokeToken"),
       fetchProfile: (accessToken) =>
-        Effect.map(getProfile(profile, userinfo, accessToken, Userinfo), (info) =>
+        Effect.map(getProfile(http, userinfo, accessToken, Userinfo), (info) =>
           toUser({
             id: info.sub,
             email:

@@ -1,14 +1,15 @@
 /**
  * `microsoft`: arctic's `MicrosoftEntraId` (PKCE S256, OpenID Connect; tenant `common` by
- * default; a public client without a secret); the profile comes from Microsoft's OpenID
- * userinfo endpoint. On another login host or at overridden endpoints, arctic's
- * `OAuth2Client` (confidential clients), or arctic's token request with the `Origin` header
- * Entra wants from public clients.
+ * default; a public client without a secret; on another login host or at overridden
+ * endpoints, arctic's `OAuth2Client` builds the authorization URL). Token requests are the
+ * ones `MicrosoftEntraId` makes, sent through the `HttpClient`: client_secret_basic, or for a
+ * public client the client id in the body and the `Origin` header Entra wants. The profile
+ * comes from Microsoft's OpenID userinfo endpoint.
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient";
-import { MicrosoftEntraId, OAuth2Client } from "arctic";
+import { MicrosoftEntraId } from "arctic";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
@@ -20,14 +21,10 @@ import {
   type ProviderSettings,
   resolveSettings,
 } from "../OAuthProvider.js";
-import {
-  type ResolvedEndpoints,
-  resolveEndpoints,
-  validateEndpoint,
-} from "../ProviderEndpoints.js";
-import { type ArcticFlow, clientFlow } from "./arcticFlow.js";
-import { getProfile, profileOptions, toUser } from "./profileRequest.js";
-import { sendTokenForm } from "./tokenForm.js";
+import { resolveEndpoints, validateEndpoint } from "../ProviderEndpoints.js";
+import { getProfile, toUser } from "./profileRequest.js";
+import { clientFlow, pkceClassUrl } from "./providerFlow.js";
+import { providerHttp } from "./providerHttp.js";
 import { tokenRequest } from "./tokenRequest.js";
 
 /** The tenant used when none is configured: any work, school or personal account. @since 0.1.0 */
@@ -61,54 +58,6 @@ export const acceptsIssuer = (tenant: string, loginHost: string = DEFAULT_LOGIN_
     multiTenant.has(tenant) ? anyTenant.test(iss) : iss === `${loginHost}/${tenant}/v2.0`;
 };
 
-/** The flow of arctic's `MicrosoftEntraId` (the global cloud's endpoints). */
-const entraFlow = (arctic: MicrosoftEntraId): ArcticFlow => ({
-  authorizationUrl: (state, codeVerifier, scopes) =>
-    arctic.createAuthorizationURL(state, codeVerifier ?? "", scopes),
-  validateAuthorizationCode: (code, codeVerifier) =>
-    arctic.validateAuthorizationCode(code, codeVerifier ?? ""),
-  refreshAccessToken: (refreshToken, scopes) => arctic.refreshAccessToken(refreshToken, scopes),
-});
-
-/**
- * A public client at other endpoints: what `MicrosoftEntraId` sends without a secret (the
- * client id in the body, and an `Origin` header, which Entra requires from public clients),
- * which `OAuth2Client` cannot add.
- */
-const publicClientFlow = (
-  clientId: string,
-  redirectUri: string,
-  endpoints: ResolvedEndpoints,
-): ArcticFlow => {
-  const origin = { origin: new URL(redirectUri).origin };
-  return {
-    ...clientFlow(new OAuth2Client(clientId, null, redirectUri), endpoints, true),
-    validateAuthorizationCode: (code, codeVerifier) =>
-      sendTokenForm(
-        endpoints.token,
-        new URLSearchParams({
-          grant_type: "authorization_code",
-          code,
-          redirect_uri: redirectUri,
-          code_verifier: codeVerifier ?? "",
-          client_id: clientId,
-        }),
-        origin,
-      ),
-    refreshAccessToken: (refreshToken, scopes) =>
-      sendTokenForm(
-        endpoints.token,
-        new URLSearchParams({
-          grant_type: "refresh_token",
-          refresh_token: refreshToken,
-          client_id: clientId,
-          ...(scopes.length > 0 ? { scope: scopes.join(" ") } : {}),
-        }),
-        origin,
-      ),
-  };
-};
-
 const Userinfo = Schema.Struct({
   sub: Schema.String,
   email: Schema.optional(Schema.NullOr(Schema.String)),
@@ -135,8 +84,7 @@ export const make = (
       return yield* new OAuthConfigError({ message: "microsoft: invalid tenant" });
     }
     const resolved = resolveSettings("microsoft", settings);
-    const profile = yield* profileOptions("microsoft", resolved);
-    const { timeout } = resolved;
+    const http = yield* providerHttp("microsoft", resolved);
     const secret =
       config.clientSecret === undefined || config.clientSecret === null
         ? null
@@ -151,17 +99,22 @@ export const make = (
       token: `${loginHost}/${tenant}/oauth2/v2.0/token`,
       api: defaultApi,
     });
-    // arctic's MicrosoftEntraId knows only the global cloud's login host.
-    const flow: ArcticFlow =
-      !endpoints.overridden && loginHost === DEFAULT_LOGIN_HOST
-        ? entraFlow(new MicrosoftEntraId(tenant, config.clientId, secret, config.redirectUri))
-        : secret === null
-          ? publicClientFlow(config.clientId, config.redirectUri, endpoints)
-          : clientFlow(
-              new OAuth2Client(config.clientId, secret, config.redirectUri),
-              endpoints,
-              true,
-            );
+    const flow = clientFlow(
+      http,
+      {
+        clientId: config.clientId,
+        secret,
+        redirectUri: config.redirectUri,
+        // Entra requires an `Origin` from public clients (any value: arctic sends "arctic").
+        ...(secret === null ? { headers: { origin: new URL(config.redirectUri).origin } } : {}),
+      },
+      endpoints,
+      true,
+      // arctic's MicrosoftEntraId knows only the global cloud's login host.
+      loginHost === DEFAULT_LOGIN_HOST
+        ? pkceClassUrl(new MicrosoftEntraId(tenant, config.clientId, secret, config.redirectUri))
+        : undefined,
+    );
     const userinfo = `${endpoints.api}${userinfoPath}`;
 
     return OAuthProvider.of({
@@ -184,17 +137,16 @@ export const make = (
       exchangeCode: (exchange) =>
         tokenRequest(
           "microsoft",
-          "token",
-          timeout,
-          () => flow.validateAuthorizationCode(exchange.code, exchange.codeVerifier),
+          flow.validateAuthorizationCode(exchange.code, exchange.codeVerifier),
           exchange.nonce,
         ).pipe(Effect.withSpan("Microsoft.exchangeCode")),
       refreshToken: (refreshToken, scopes) =>
-        tokenRequest("microsoft", "refresh", timeout, () =>
-          flow.refreshAccessToken(Redacted.value(refreshToken), [...(scopes ?? [])]),
+        tokenRequest(
+          "microsoft",
+          flow.refreshAccessToken(Redacted.value(refreshToken), scopes ?? []),
         ).pipe(Effect.withSpan("Microsoft.refreshToken")),
       fetchProfile: (accessToken) =>
-        Effect.map(getProfile(profile, userinfo, accessToken, Userinfo), (info) =>
+        Effect.map(getProfile(http, userinfo, accessToken, Userinfo), (info) =>
           toUser({ id: info.sub, email: info.email, name: info.name, picture: info.picture }),
         ).pipe(Effect.withSpan("Microsoft.fetchProfile")),
     });

@@ -1,14 +1,14 @@
 /**
  * `type: "oidc"`: a generic OpenID Connect provider under a name the app chooses (Keycloak,
  * Auth0, Okta, Authentik, ...). Its endpoints come from the issuer's discovery document (read
- * once, at startup); requests go through arctic's `OAuth2Client` (PKCE S256), the ID token is
- * verified with `jose` against the issuer's JWKS, and the profile is the userinfo answer about
- * the ID token's subject.
+ * once, at startup); the authorization URL is arctic's `OAuth2Client`'s (PKCE S256) and the
+ * token requests the ones it makes (or client_secret_post), sent through the `HttpClient`, as
+ * are the JWKS and userinfo requests; the ID token is verified with `jose` against the
+ * issuer's keys, and the profile is the userinfo answer about the ID token's subject.
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient";
-import { OAuth2Client } from "arctic";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
@@ -25,11 +25,11 @@ import {
 import type { OAuthTokens } from "../OAuthResult.js";
 import { type ResolvedEndpoints, validateEndpoint } from "../ProviderEndpoints.js";
 import { isCustomProviderName } from "../SupportedProvider.js";
-import { type ArcticFlow, clientFlow } from "./arcticFlow.js";
 import { makeIdTokenVerifier, signingAlgorithms } from "./idToken.js";
 import { discover, type OidcMetadata } from "./oidcDiscovery.js";
-import { getProfile, profileOptions, toUser } from "./profileRequest.js";
-import { sendTokenForm } from "./tokenForm.js";
+import { getProfile, toUser } from "./profileRequest.js";
+import { clientFlow } from "./providerFlow.js";
+import { providerHttp } from "./providerHttp.js";
 import { revocation, tokenRequest } from "./tokenRequest.js";
 
 /** The scopes asked for when the configuration gives none. @since 0.1.0 */
@@ -70,44 +70,6 @@ const authMethod = (
     : "client_secret_basic";
 };
 
-/** client_secret_post, which `OAuth2Client` cannot send: arctic's token request instead. */
-const postFlow = (
-  config: OidcProviderConfig,
-  secret: string,
-  endpoints: ResolvedEndpoints,
-): ArcticFlow => {
-  const client = { client_id: config.clientId, client_secret: secret };
-  const { authorizationUrl } = clientFlow(
-    new OAuth2Client(config.clientId, secret, config.redirectUri),
-    endpoints,
-    true,
-  );
-  return {
-    authorizationUrl,
-    validateAuthorizationCode: (code, codeVerifier) =>
-      sendTokenForm(
-        endpoints.token,
-        new URLSearchParams({
-          grant_type: "authorization_code",
-          code,
-          redirect_uri: config.redirectUri,
-          code_verifier: codeVerifier ?? "",
-          ...client,
-        }),
-      ),
-    refreshAccessToken: (refreshToken, scopes) =>
-      sendTokenForm(
-        endpoints.token,
-        new URLSearchParams({
-          grant_type: "refresh_token",
-          refresh_token: refreshToken,
-          ...(scopes.length > 0 ? { scope: scopes.join(" ") } : {}),
-          ...client,
-        }),
-      ),
-  };
-};
-
 /**
  * The live provider called `name`. Startup fails with an {@link OAuthConfigError} when the
  * discovery document cannot be read or does not name `issuer`. `iss` is required on callbacks
@@ -136,8 +98,7 @@ export const make = (
       ...settings,
       scopes: scopes.includes("openid") ? scopes : ["openid", ...scopes],
     });
-    const http = yield* profileOptions(name, resolved);
-    const { timeout } = resolved;
+    const http = yield* providerHttp(name, resolved);
     const metadata = yield* discover(config.issuer, http);
     const secret =
       config.clientSecret === undefined || config.clientSecret === null
@@ -153,22 +114,22 @@ export const make = (
       overridden: true,
     };
     const method = authMethod(config, metadata, secret);
-    const flow: ArcticFlow =
-      method === "client_secret_post" && secret !== null
-        ? postFlow(config, secret, endpoints)
-        : clientFlow(
-            new OAuth2Client(config.clientId, secret, config.redirectUri),
-            endpoints,
-            true,
-          );
-    const verify = makeIdTokenVerifier({
-      provider: name,
+    const flow = clientFlow(
+      http,
+      {
+        clientId: config.clientId,
+        secret,
+        redirectUri: config.redirectUri,
+        ...(method === "client_secret_post" ? { authentication: method } : {}),
+      },
+      endpoints,
+      true,
+    );
+    const verify = yield* makeIdTokenVerifier(http, {
       issuer: metadata.issuer,
       clientId: config.clientId,
       jwksUri: metadata.jwks_uri,
       algorithms: signingAlgorithms(metadata.id_token_signing_alg_values_supported),
-      timeout,
-      userAgent: resolved.userAgent,
     });
 
     /** Tokens whose ID token (required when `required`) passed verification. */
@@ -208,22 +169,22 @@ export const make = (
           return url;
         }),
       exchangeCode: (exchange) =>
-        tokenRequest(name, "token", timeout, () =>
+        tokenRequest(
+          name,
           flow.validateAuthorizationCode(exchange.code, exchange.codeVerifier),
         ).pipe(
           Effect.flatMap((tokens) => verified(tokens, exchange.nonce, true)),
           Effect.withSpan("OidcProvider.exchangeCode"),
         ),
       refreshToken: (refreshToken, refreshScopes) =>
-        tokenRequest(name, "refresh", timeout, () =>
-          flow.refreshAccessToken(Redacted.value(refreshToken), [...(refreshScopes ?? [])]),
+        tokenRequest(
+          name,
+          flow.refreshAccessToken(Redacted.value(refreshToken), refreshScopes ?? []),
         ).pipe(
           Effect.flatMap((tokens) => verified(tokens, undefined, false)),
           Effect.withSpan("OidcProvider.refreshToken"),
         ),
-      ...(method === "client_secret_post"
-        ? {}
-        : revocation(name, timeout, flow, "OidcProvider.revokeToken")),
+      ...(method === "client_secret_post" ? {} : revocation(flow, "OidcProvider.revokeToken")),
       fetchProfile: (accessToken, tokens) =>
         Effect.gen(function* () {
           const idClaims = yield* idTokenClaims(tokens);

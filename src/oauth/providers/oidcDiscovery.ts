@@ -8,7 +8,8 @@ import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
 import { OAuthConfigError } from "../OAuthProvider.js";
 import { isEndpointUrl } from "../ProviderEndpoints.js";
-import { decodeProfile, getJson, type ProfileRequestOptions } from "./profileRequest.js";
+import { decodeProfile } from "./profileRequest.js";
+import { getJson, type ProviderHttp } from "./providerHttp.js";
 
 /** What Strata reads of a discovery document. */
 export const OidcMetadata = Schema.Struct({
@@ -45,7 +46,7 @@ const endpointFields = [
  */
 export const discover = (
   issuer: string,
-  http: ProfileRequestOptions,
+  http: ProviderHttp,
 ): Effect.Effect<OidcMetadata, OAuthConfigError> => {
   const url = discoveryUrl(issuer);
   const fail = (why: string) =>

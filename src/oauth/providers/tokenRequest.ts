@@ -1,86 +1,18 @@
 /**
- * Token requests through arctic, as Effects: every arctic call and every throwing token getter
- * is wrapped, arctic's error classes become the pipeline's tagged errors (keeping no upstream
- * body, description or stack), and every call has a timeout.
+ * Token answers read into {@link OAuthTokens} with arctic's throwing getters (each one
+ * wrapped), and the token operations of a provider's flow as Effects.
  *
  * @since 0.1.0
  */
-import {
-  ArcticFetchError,
-  decodeIdToken,
-  OAuth2RequestError,
-  type OAuth2Tokens,
-  UnexpectedErrorResponseBodyError,
-  UnexpectedResponseError,
-} from "arctic";
+import { decodeIdToken, type OAuth2Tokens } from "arctic";
 import * as Clock from "effect/Clock";
-import type * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Redacted from "effect/Redacted";
-import {
-  CodeRejected,
-  ProviderTimeout,
-  ProviderUnreachable,
-  type TokenError,
-  TokenResponseMalformed,
-  toOAuthErrorCode,
-} from "../OAuthError.js";
+import { type TokenError, TokenResponseMalformed } from "../OAuthError.js";
 import type { OAuthProviderService } from "../OAuthProvider.js";
 import type { OAuthTokens } from "../OAuthResult.js";
 import type { ProviderName } from "../SupportedProvider.js";
-import type { ArcticFlow } from "./arcticFlow.js";
-
-/** A system error code (`ECONNREFUSED`, `ENOTFOUND`, ...) somewhere in a cause chain, if any. */
-export const systemCode = (error: unknown): string | undefined => {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-};
-
-/** Maps whatever arctic threw to a tagged error that carries nothing secret. */
-export const fromArcticError = (provider: ProviderName, error: unknown): TokenError => {
-  if (error instanceof OAuth2RequestError) {
-    return new CodeRejected({ provider, oauthError: toOAuthErrorCode(error.code) });
-  }
-  if (error instanceof ArcticFetchError) {
-    const detail = systemCode(error.cause);
-    return new ProviderUnreachable(detail === undefined ? { provider } : { provider, detail });
-  }
-  if (error instanceof UnexpectedResponseError) {
-    const status = error.status;
-    // 2xx that is not JSON, or a 400/401 whose body is not an OAuth error: a broken answer.
-    if ((status >= 200 && status < 300) || status === 400 || status === 401) {
-      return new TokenResponseMalformed({ provider, status });
-    }
-    return new ProviderUnreachable({ provider, status });
-  }
-  if (error instanceof UnexpectedErrorResponseBodyError) {
-    return new TokenResponseMalformed({ provider, status: error.status });
-  }
-  return new TokenResponseMalformed({ provider });
-};
-
-/**
- * Runs one arctic token request: failures mapped by {@link fromArcticError}, and a
- * {@link ProviderTimeout} when it takes longer than `timeout` (arctic takes no abort signal,
- * so the request itself is abandoned, not cancelled).
- */
-export const arcticCall = <A>(
-  provider: ProviderName,
-  operation: "token" | "refresh" | "revoke",
-  timeout: Duration.Duration,
-  call: () => Promise<A>,
-): Effect.Effect<A, TokenError> =>
-  Effect.tryPromise({ try: call, catch: (error) => fromArcticError(provider, error) }).pipe(
-    Effect.timeoutFail({
-      duration: timeout,
-      onTimeout: () => new ProviderTimeout({ provider, operation }),
-    }),
-  );
+import type { ProviderFlow } from "./providerFlow.js";
 
 const data = (tokens: OAuth2Tokens): Record<string, unknown> =>
   tokens.data as Record<string, unknown>;
@@ -141,32 +73,21 @@ export const parseTokens = (
     } satisfies OAuthTokens;
   });
 
-/** An arctic token request parsed into {@link OAuthTokens}. */
+/** A token request (exchange or refresh) parsed into {@link OAuthTokens}. */
 export const tokenRequest = (
   provider: ProviderName,
-  operation: "token" | "refresh",
-  timeout: Duration.Duration,
-  call: () => Promise<OAuth2Tokens>,
+  request: Effect.Effect<OAuth2Tokens, TokenError>,
   expectedNonce?: string,
 ): Effect.Effect<OAuthTokens, TokenError> =>
-  Effect.flatMap(arcticCall(provider, operation, timeout, call), (tokens) =>
-    parseTokens(provider, tokens, expectedNonce),
-  );
+  Effect.flatMap(request, (tokens) => parseTokens(provider, tokens, expectedNonce));
 
 /** The `revokeToken` of a provider whose flow has a revocation endpoint (nothing otherwise). */
 export const revocation = (
-  provider: ProviderName,
-  timeout: Duration.Duration,
-  flow: ArcticFlow,
+  flow: ProviderFlow,
   span: string,
 ): Pick<OAuthProviderService, "revokeToken"> => {
   const revoke = flow.revokeToken;
   return revoke === undefined
     ? {}
-    : {
-        revokeToken: (token) =>
-          arcticCall(provider, "revoke", timeout, () => revoke(Redacted.value(token))).pipe(
-            Effect.withSpan(span),
-          ),
-      };
+    : { revokeToken: (token) => revoke(Redacted.value(token)).pipe(Effect.withSpan(span)) };
 };

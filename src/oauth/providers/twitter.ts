@@ -1,12 +1,13 @@
 /**
  * `twitter`: arctic's `Twitter` (PKCE S256; a public client without a secret; at overridden
- * endpoints arctic's `OAuth2Client`, which sends the same requests); the profile comes from
+ * endpoints arctic's `OAuth2Client`, which builds the same requests; token requests sent through
+ * the `HttpClient`); the profile comes from
  * `/2/users/me?user.fields=profile_image_url` and has no email.
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient";
-import { OAuth2Client, Twitter } from "arctic";
+import { Twitter } from "arctic";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
@@ -19,8 +20,9 @@ import {
   resolveSettings,
 } from "../OAuthProvider.js";
 import { type ProviderEndpoints, resolveEndpoints } from "../ProviderEndpoints.js";
-import { type ArcticFlow, clientFlow, pkceClassFlow } from "./arcticFlow.js";
-import { getProfile, profileOptions, toUser } from "./profileRequest.js";
+import { getProfile, toUser } from "./profileRequest.js";
+import { clientFlow, pkceClassUrl } from "./providerFlow.js";
+import { providerHttp } from "./providerHttp.js";
 import { revocation, tokenRequest } from "./tokenRequest.js";
 
 /** Twitter's endpoints (arctic's constants; the profile API). @since 0.1.0 */
@@ -62,16 +64,15 @@ export const make = (
   Effect.gen(function* () {
     yield* validateClient("twitter", config);
     const resolved = resolveSettings("twitter", settings);
-    const profile = yield* profileOptions("twitter", resolved);
-    const { timeout } = resolved;
+    const http = yield* providerHttp("twitter", resolved);
     const secret =
       config.clientSecret === undefined || config.clientSecret === null
         ? null
         : Redacted.value(toRedacted(config.clientSecret));
     const endpoints = yield* resolveEndpoints("twitter", config.endpoints, defaultEndpoints);
-    const flow: ArcticFlow = endpoints.overridden
-      ? clientFlow(new OAuth2Client(config.clientId, secret, config.redirectUri), endpoints, true)
-      : pkceClassFlow(new Twitter(config.clientId, secret, config.redirectUri));
+    const client = { clientId: config.clientId, secret, redirectUri: config.redirectUri };
+    const arctic = new Twitter(config.clientId, secret, config.redirectUri);
+    const flow = clientFlow(http, client, endpoints, true, pkceClassUrl(arctic));
     const profileUrl = `${endpoints.api}${profilePath}`;
 
     return OAuthProvider.of({
@@ -90,16 +91,17 @@ export const make = (
           return flow.authorizationUrl(request.state, request.codeVerifier, scopes);
         }),
       exchangeCode: (exchange) =>
-        tokenRequest("twitter", "token", timeout, () =>
+        tokenRequest(
+          "twitter",
           flow.validateAuthorizationCode(exchange.code, exchange.codeVerifier),
         ).pipe(Effect.withSpan("Twitter.exchangeCode")),
       refreshToken: (refreshToken) =>
-        tokenRequest("twitter", "refresh", timeout, () =>
-          flow.refreshAccessToken(Redacted.value(refreshToken), []),
-        ).pipe(Effect.withSpan("Twitter.refreshToken")),
-      ...revocation("twitter", timeout, flow, "Twitter.revokeToken"),
+        tokenRequest("twitter", flow.refreshAccessToken(Redacted.value(refreshToken), [])).pipe(
+          Effect.withSpan("Twitter.refreshToken"),
+        ),
+      ...revocation(flow, "Twitter.revokeToken"),
       fetchProfile: (accessToken) =>
-        Effect.map(getProfile(profile, profileUrl, accessToken, Me), ({ data }) =>
+        Effect.map(getProfile(http, profileUrl, accessToken, Me), ({ data }) =>
           toUser({
             id: data.id,
             name: data.name ?? data.username,
