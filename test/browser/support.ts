@@ -2,7 +2,6 @@
 // a free port, and Chromium launched by playwright-core with a fresh profile.
 import { type ChildProcess, spawn } from "node:child_process";
 import { access, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
@@ -20,18 +19,6 @@ const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-
-/** A free TCP port on loopback. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** The `npm start` app, running. */
 export interface StartedApp {
@@ -112,3 +99,5 @@ export const launchChromium = async (): Promise<{
     },
   };
 };
+
+export { freePort } from "../support/freePort.js";

@@ -9,23 +9,12 @@ import {
   StartupError,
   StrataApp,
 } from "../../src/index.js";
+import { freePort } from "../support/freePort.js";
 
 const apps: Array<StrataApp> = [];
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
-
-/** A port that was free a moment ago. */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** Listening on `port` succeeds, i.e. nothing else holds it. */
 const canBind = (port: number): Promise<boolean> =>

@@ -29,12 +29,7 @@ const listen = (server: Server): Promise<number> =>
   });
 
 /** A free loopback port (the app's, needed before it starts: its redirect URIs name it). */
-export const freePort = async (): Promise<number> => {
-  const probe = createServer();
-  const port = await listen(probe);
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-};
+export { freePort } from "../support/freePort.js";
 
 /**
  * Starts oidc-provider on a free loopback port with `clients`. PKCE is required of every

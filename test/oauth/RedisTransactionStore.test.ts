@@ -2,7 +2,6 @@
 // test/support/globalSetup.ts): the store itself, then the built-in routes on it (Effect face
 // and classic face), two app instances sharing one Redis, and Redis down.
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
 import { describe, expect, it, layer } from "@effect/vitest";
 import * as Context from "effect/Context";
@@ -26,6 +25,7 @@ import {
   TransactionStoreError,
 } from "../../src/oauth/index.js";
 import { request, serveTest } from "../../src/testing/index.js";
+import { freePort } from "../support/freePort.js";
 import { capturingLogger, startedApps } from "../support/started.js";
 import { ACCESS_TOKEN, credentials } from "./fixtures.js";
 import { form, mockNetwork } from "./support/network.js";
@@ -40,19 +40,6 @@ const sharedRedisPort = (): number => {
   if ("error" in redis) throw new Error(`No Redis for the Redis tests: ${redis.error}`);
   return redis.port;
 };
-
-/** A loopback port nothing listens on (Redis down). */
-const deadPort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        resolve(typeof address === "object" && address !== null ? address.port : 0),
-      );
-    });
-  });
 
 /** A key prefix of its own per test, so that tests never see each other's entries. */
 const freshPrefix = () => `test:oauth:${randomUUID()}:`;
@@ -194,7 +181,7 @@ describe("RedisTransactionStore", () => {
     "Redis down: save and take fail fast with TransactionStoreError; bad values never reach it",
     () =>
       Effect.gen(function* () {
-        const port = yield* Effect.promise(deadPort);
+        const port = yield* Effect.promise(freePort);
         const built = Date.now();
         const store = yield* storeAt({ port, connectTimeout: 1_000 });
         expect(Date.now() - built).toBeLessThan(1_500);
@@ -316,7 +303,7 @@ describe("OAuthModule.forRoot with transactionStore: { redis }", () => {
   });
 
   it("Redis down: the app starts; authorize and callback answer 500 in the standard shape, nothing leaked", async () => {
-    const port = await deadPort();
+    const port = await freePort();
     const { app, lines } = await appWith({ port, connectTimeout: 500 });
     expect(lines.some((line) => line.message.includes("Redis is not reachable yet"))).toBe(true);
 

@@ -1,8 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./freePort.js";
 
 /** A redis-server started for the tests: loopback only, a temporary directory, no persistence. */
 export interface RedisInstance {
@@ -39,17 +40,6 @@ export const ensureRedisServer = (): string => {
   }
   return installed;
 };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** `true` once something on `port` answers a Redis PING. */
 const pings = (port: number) =>
