@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import "reflect-metadata";
+import "./decorators/reflectMetadata.js";
 
 export type { PipelineOptions, RouteInfo } from "./core/AppRoutes.js";
 export * from "./core/ErrorResponse.js";

@@ -1,4 +1,4 @@
-import "reflect-metadata";
+import "./reflectMetadata.js";
 
 /**
  * The metadata keys Strata's decorators write. Decorators only record; the compiler reads.

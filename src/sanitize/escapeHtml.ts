@@ -1,5 +1,4 @@
-// validator is CommonJS: its default export is the module, the function its `default`.
-import escapeModule from "validator/lib/escape.js";
+import { loadEscape } from "./loadValidator.js";
 
 /**
  * Escapes text for HTML (element content or a quoted attribute value), with `validator`'s
@@ -11,4 +10,4 @@ import escapeModule from "validator/lib/escape.js";
  * @since 0.1.0
  * @category sanitize
  */
-export const escapeHtml = (input: string): string => escapeModule.default(input);
+export const escapeHtml = (input: string): string => loadEscape()(input);

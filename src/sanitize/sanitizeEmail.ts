@@ -1,5 +1,4 @@
-// validator is CommonJS: its default export is the module, the function its `default`.
-import isEmailModule from "validator/lib/isEmail.js";
+import { loadIsEmail } from "./loadValidator.js";
 
 /**
  * An email address, trimmed, when `validator`'s `isEmail` accepts it with its defaults (a
@@ -13,7 +12,7 @@ import isEmailModule from "validator/lib/isEmail.js";
  */
 export const sanitizeEmail = (input: string): string => {
   const email = input.trim();
-  if (!isEmailModule.default(email)) return "";
+  if (!loadIsEmail()(email)) return "";
   const at = email.lastIndexOf("@");
   return `${email.slice(0, at)}@${email.slice(at + 1).toLowerCase()}`;
 };

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import "reflect-metadata";
+import "../decorators/reflectMetadata.js";
 
 export { request, serveTest, type TestRequestInit, type TestResponse } from "./TestHttp.js";
 export { type OverrideBy, Test, TestingModule, TestingModuleBuilder } from "./TestingModule.js";
