@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import "reflect-metadata";
+import "../decorators/reflectMetadata.js";
 
 export {
   type Authorization,
