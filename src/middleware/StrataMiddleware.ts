@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
+import { childRuntime } from "../core/server/RequestFibers.js";
 import { fromUserCode } from "../core/UserCode.js";
 import * as Middleware from "./Middleware.js";
 import { requestPath } from "./RequestInfo.js";
@@ -96,14 +97,10 @@ export const fromStrataMiddleware = (middleware: StrataMiddleware) =>
       };
       const next: MiddlewareNext = () => {
         if (done !== undefined) return done;
-        const fiber = Runtime.runFork(
-          Runtime.make({
-            context: parent.currentContext,
-            fiberRefs: parent.getFiberRefs(),
-            runtimeFlags: Runtime.defaultRuntimeFlags,
-          }),
-          // The parent's context is the request's: it holds everything `app` needs.
-        )(app as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>);
+        // The parent's context is the request's: it holds everything `app` needs.
+        const fiber = Runtime.runFork(childRuntime(parent))(
+          app as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>,
+        );
         inner = fiber;
         done = new Promise((resolve, reject) => {
           fiber.addObserver((exit) => {

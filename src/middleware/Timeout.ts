@@ -6,6 +6,7 @@ import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
 import { errorResponse } from "../core/ErrorResponse.js";
 import { RequestTimeoutError } from "../core/HttpError.js";
+import { childRuntime } from "../core/server/RequestFibers.js";
 import { StartupError } from "../di/StartupError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
@@ -36,14 +37,10 @@ const within = (
   onTimeout: HttpServerResponse.HttpServerResponse,
 ): Middleware.App =>
   Effect.withFiberRuntime((parent) => {
-    const fiber = Runtime.runFork(
-      Runtime.make({
-        context: parent.currentContext,
-        fiberRefs: parent.getFiberRefs(),
-        runtimeFlags: Runtime.defaultRuntimeFlags,
-      }),
-      // The parent's context is the request's: it holds everything `app` needs.
-    )(app as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>);
+    // The parent's context is the request's: it holds everything `app` needs.
+    const fiber = Runtime.runFork(childRuntime(parent))(
+      app as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>,
+    );
     const done = fiber.unsafePoll();
     if (done !== null) return done;
     return Effect.async<HttpServerResponse.HttpServerResponse, unknown>((resume) => {

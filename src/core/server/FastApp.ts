@@ -7,6 +7,8 @@ import type { FastRoutes } from "./FastRouter.js";
 /** What an app offers the fast server besides its Effect: its routes and its error handling. */
 export interface FastApp {
   readonly routes: FastRoutes;
+  /** Whether request fibers feed Effect's built-in fiber metrics (see `ServeOptions`). */
+  readonly fiberMetrics: boolean;
   /** Wraps a route handler so that every failure becomes a response. */
   readonly handle: <E, R>(
     handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,

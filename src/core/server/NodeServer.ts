@@ -19,6 +19,7 @@ import { type FastApp, fastAppOf } from "./FastApp.js";
 import type { FoundRoute } from "./FastRouter.js";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
 import { NodeServerRequest } from "./NodeServerRequest.js";
+import { requestFlags } from "./RequestFibers.js";
 import { makeRequestScopes } from "./RequestScope.js";
 
 /** Where the server listens, and how long it lets requests finish when it stops. @since 0.1.0 @category server */
@@ -89,6 +90,7 @@ const fastHandler = (
   inFlight: InFlight,
 ): Handler => {
   const base = runtime.context.unsafeMap;
+  const runtimeFlags = requestFlags(runtime.runtimeFlags, fast.fiberMetrics);
   const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
   const respond = (response: HttpServerResponse.HttpServerResponse) =>
     Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handlers) =>
@@ -126,7 +128,7 @@ const fastHandler = (
       Runtime.make({
         context: Context.unsafeMake(map),
         fiberRefs: runtime.fiberRefs,
-        runtimeFlags: runtime.runtimeFlags,
+        runtimeFlags,
       }),
       program,
     );

@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
+import { childRuntime } from "../../core/server/RequestFibers.js";
 import type { ExecutionContext } from "../ExecutionContext.js";
 import type { CallHandler, Interceptor } from "../Interceptor.js";
 
@@ -17,11 +18,7 @@ const settle = (
   scope: Scope.Scope,
 ): Promise<unknown> => {
   if (!Effect.isEffect(result)) return Promise.resolve(result);
-  const runtime = Runtime.make({
-    context: parent.currentContext,
-    fiberRefs: parent.getFiberRefs(),
-    runtimeFlags: Runtime.defaultRuntimeFlags,
-  });
+  const runtime = childRuntime(parent);
   return new Promise((resolve, reject) => {
     const fiber = Runtime.runFork(runtime)(result as Effect.Effect<unknown, unknown>, { scope });
     fiber.addObserver((exit) => {
