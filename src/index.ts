@@ -19,6 +19,7 @@ export {
   type StrataAppOptions,
 } from "./core/StrataApp.js";
 export * as StrataServer from "./core/StrataServer.js";
+export { type JsonResponseOptions, jsonResponse } from "./core/TextResponse.js";
 export { Catch } from "./decorators/Catch.js";
 export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
 export { Controller, type ControllerOptions } from "./decorators/Controller.js";

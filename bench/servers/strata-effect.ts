@@ -1,19 +1,22 @@
-// Strata's Effect face: the same HttpLayerRouter routes as effect-platform, served by StrataServer.
+// Strata's Effect face: the same HttpLayerRouter routes as effect-platform, served by StrataServer,
+// answering JSON with Strata's `jsonResponse` (stock servers use `HttpServerResponse.json`).
 // effect / @effect/* are resolved the way Strata's dist resolves them (one shared copy).
 
 import type * as NodeRuntimeNS from "@effect/platform-node/NodeRuntime";
+import type * as EffectNS from "effect/Effect";
 import type * as LayerNS from "effect/Layer";
 import { type EffectModules, makeApp } from "./lib/effect-routes.js";
 import { importAsStrata, loadStrata } from "./lib/strata.js";
 
-const { StrataServer } = await loadStrata();
+const { StrataServer, jsonResponse } = await loadStrata();
 
+const Effect = await importAsStrata<typeof EffectNS>("effect/Effect");
 const modules: EffectModules = {
   Context: await importAsStrata("effect/Context"),
-  Effect: await importAsStrata("effect/Effect"),
+  Effect,
   Layer: await importAsStrata("effect/Layer"),
   HttpLayerRouter: await importAsStrata("@effect/platform/HttpLayerRouter"),
-  HttpServerResponse: await importAsStrata("@effect/platform/HttpServerResponse"),
+  json: (body, status) => Effect.sync(() => jsonResponse(body, { status })),
 };
 const Layer = modules.Layer as typeof LayerNS;
 const NodeRuntime = await importAsStrata<typeof NodeRuntimeNS>("@effect/platform-node/NodeRuntime");

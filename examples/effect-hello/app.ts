@@ -1,11 +1,10 @@
 // The Effect face: routes on @effect/platform's HttpLayerRouter, services as Layers.
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
-import { NotFoundError } from "strata";
+import { jsonResponse, NotFoundError } from "strata";
 
 export class Users extends Context.Tag("examples/Users")<
   Users,
@@ -19,10 +18,11 @@ export class Users extends Context.Tag("examples/Users")<
   });
 }
 
+// `jsonResponse`: a JSON response whose body stays a string down to the socket.
 const Hello = HttpLayerRouter.add(
   "GET",
   "/hello",
-  HttpServerResponse.unsafeJson({ hello: "world" }),
+  Effect.sync(() => jsonResponse({ hello: "world" })),
 );
 
 const UserById = HttpLayerRouter.add(
@@ -33,7 +33,7 @@ const UserById = HttpLayerRouter.add(
       Schema.Struct({ id: Schema.NumberFromString }),
     );
     const user = yield* (yield* Users).find(id);
-    return HttpServerResponse.unsafeJson(user);
+    return jsonResponse(user);
   }),
 );
 

@@ -27,11 +27,10 @@ export const errorBody = (error: HttpError): ErrorBody =>
 
 /** The response for an {@link HttpError}: its status and the standard body. @since 0.1.0 @category errors */
 export const errorResponse = (error: HttpError): HttpServerResponse.HttpServerResponse =>
-  jsonResponse(
-    errorBody(error),
-    error.statusCode,
-    error.statusCode === 413 ? { connection: "close" } : undefined,
-  );
+  jsonResponse(errorBody(error), {
+    status: error.statusCode,
+    headers: error.statusCode === 413 ? { connection: "close" } : undefined,
+  });
 
 const internal = new InternalServerError();
 const notFound = new NotFoundError();

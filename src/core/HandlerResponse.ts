@@ -51,5 +51,5 @@ export const handlerResponse = (
   if (result instanceof Uint8Array) {
     return HttpServerResponse.uint8Array(result, { status: spec.status, headers: spec.headers });
   }
-  return jsonResponse(result, spec.status, spec.headers);
+  return jsonResponse(result, spec);
 };

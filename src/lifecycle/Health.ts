@@ -44,7 +44,7 @@ export const routes = (
 ): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> => {
   const liveness = options.livenessPath ?? "/health";
   const readiness = options.readinessPath ?? "/ready";
-  const alive = jsonResponse({ status: "up" }, 200, noStore);
+  const alive = jsonResponse({ status: "up" }, { headers: noStore });
   return Layer.mergeAll(
     liveness === false
       ? Layer.empty
@@ -56,7 +56,10 @@ export const routes = (
           readiness as HttpLayerRouter.PathInput,
           Effect.map(manager.run, (checks) => {
             const up = checks.every((check) => check.status === "up");
-            return jsonResponse({ status: up ? "up" : "down", checks }, up ? 200 : 503, noStore);
+            return jsonResponse(
+              { status: up ? "up" : "down", checks },
+              { status: up ? 200 : 503, headers: noStore },
+            );
           }),
         ),
   );

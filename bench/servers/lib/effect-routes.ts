@@ -16,7 +16,14 @@ export interface EffectModules {
   readonly Effect: typeof EffectNS;
   readonly Layer: typeof LayerNS;
   readonly HttpLayerRouter: typeof HttpLayerRouterNS;
-  readonly HttpServerResponse: typeof HttpServerResponseNS;
+  /**
+   * How a route answers JSON: `HttpServerResponse.json` on the stock servers, Strata's
+   * `jsonResponse` (its documented JSON response for Effect routes) on strata-effect.
+   */
+  readonly json: (
+    body: unknown,
+    status?: number,
+  ) => EffectNS.Effect<HttpServerResponseNS.HttpServerResponse, unknown>;
 }
 
 export interface User {
@@ -32,7 +39,7 @@ const BAD_ID = {
 };
 
 export const makeApp = (m: EffectModules) => {
-  const { Context, Effect, Layer, HttpLayerRouter, HttpServerResponse } = m;
+  const { Context, Effect, Layer, HttpLayerRouter, json } = m;
 
   class UsersService extends Context.Tag("bench/UsersService")<
     UsersService,
@@ -43,11 +50,7 @@ export const makeApp = (m: EffectModules) => {
     find: (id: number): User => ({ id, name: `user ${id}` }),
   });
 
-  const HelloRoute = HttpLayerRouter.add(
-    "GET",
-    "/hello",
-    HttpServerResponse.json({ hello: "world" }),
-  );
+  const HelloRoute = HttpLayerRouter.add("GET", "/hello", json({ hello: "world" }));
 
   const UsersRoute = HttpLayerRouter.add(
     "GET",
@@ -55,10 +58,10 @@ export const makeApp = (m: EffectModules) => {
     Effect.gen(function* () {
       const { id } = yield* HttpLayerRouter.params;
       if (id === undefined || !INT.test(id)) {
-        return yield* HttpServerResponse.json(BAD_ID, { status: 400 });
+        return yield* json(BAD_ID, 400);
       }
       const users = yield* UsersService;
-      return yield* HttpServerResponse.json(users.find(Number.parseInt(id, 10)));
+      return yield* json(users.find(Number.parseInt(id, 10)));
     }),
   );
 

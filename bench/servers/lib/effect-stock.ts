@@ -12,5 +12,5 @@ export const modules: EffectModules = {
   Effect,
   Layer,
   HttpLayerRouter,
-  HttpServerResponse,
+  json: (body, status) => HttpServerResponse.json(body, { status }),
 };
