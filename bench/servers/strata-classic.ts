@@ -1,5 +1,4 @@
-// Strata's classic (decorator) face.
-import "reflect-metadata";
+// Strata's classic (decorator) face. No `import "reflect-metadata"`: strata loads it itself.
 import { loadStrata, loadStrataOAuth } from "./lib/strata.js";
 
 const {

@@ -8,12 +8,16 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as Multipart from "@effect/platform/Multipart";
 import type * as Socket from "@effect/platform/Socket";
 import * as UrlParams from "@effect/platform/UrlParams";
-import * as NodeMultipart from "@effect/platform-node-shared/NodeMultipart";
 import * as NodeStream from "@effect/platform-node-shared/NodeStream";
 import * as Effect from "effect/Effect";
 import * as Inspectable from "effect/Inspectable";
 import * as Option from "effect/Option";
-import type * as Stream from "effect/Stream";
+import * as Stream from "effect/Stream";
+
+/** The multipart parser, imported on the first multipart request: most apps never need it. */
+const loadNodeMultipart = Effect.promise(
+  () => import("@effect/platform-node-shared/NodeMultipart"),
+);
 
 /**
  * `@effect/platform`'s `HttpServerRequest` over a node request, as lean as it can be: nothing
@@ -115,13 +119,21 @@ export class NodeServerRequest
 
   get multipart(): Effect.Effect<Multipart.Persisted, Multipart.MultipartError, never> {
     this.cachedMultipart ??= Effect.runSync(
-      Effect.cached(NodeMultipart.persisted(this.source, this.source.headers)),
+      Effect.cached(
+        Effect.flatMap(loadNodeMultipart, (NodeMultipart) =>
+          NodeMultipart.persisted(this.source, this.source.headers),
+        ),
+      ),
     ) as Effect.Effect<Multipart.Persisted, Multipart.MultipartError, never>;
     return this.cachedMultipart;
   }
 
   get multipartStream(): Stream.Stream<Multipart.Part, Multipart.MultipartError> {
-    return NodeMultipart.stream(this.source, this.source.headers);
+    return Stream.unwrap(
+      Effect.map(loadNodeMultipart, (NodeMultipart) =>
+        NodeMultipart.stream(this.source, this.source.headers),
+      ),
+    );
   }
 
   get upgrade(): Effect.Effect<Socket.Socket, HttpServerError.RequestError> {
