@@ -7,6 +7,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
+import type { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { causeToResponse, errorResponse } from "./ErrorResponse.js";
 import { NotFoundError } from "./HttpError.js";
 import { withFastApp } from "./server/FastApp.js";
@@ -132,6 +133,12 @@ export interface ListenOptions {
    * `app.close()`, or `NodeRuntime.runMain` on SIGTERM/SIGINT); default 10 000.
    */
   readonly shutdownTimeout?: number;
+  /**
+   * For Effect apps serving `Health.routes` on {@link layerNode}: marked shutting down the moment its stop
+   * begins, so that `/ready` answers 503 while requests drain, and its handlers run once the
+   * drain is over. (`StrataApp` does this with its own manager.)
+   */
+  readonly shutdown?: ShutdownManager;
 }
 
 /**

@@ -1,16 +1,27 @@
 import { Agent, request as httpRequest } from "node:http";
 import { createConnection } from "node:net";
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as HttpServer from "@effect/platform/HttpServer";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
 import { describe, expect, it } from "vitest";
 import {
   Controller,
   Get,
+  Health,
+  HealthCheckManager,
   Injectable,
+  jsonResponse,
   Module,
   type OnModuleDestroy,
   Param,
+  ShutdownManager,
   StrataApp,
+  StrataServer,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
 import { capturingLogger } from "../support/started.js";
@@ -273,5 +284,59 @@ describe("ShutdownManager and app.close()", () => {
     await app.close();
     expect(Date.now() - began).toBeLessThan(1_000);
     expect(await slow).toBe("cut");
+  });
+});
+
+describe("StrataServer.layerNode({ shutdown }), the Effect face", () => {
+  it("answers /ready 503 while it drains, then runs the manager's handlers", async () => {
+    closeGate();
+    const shutdown = new ShutdownManager();
+    const handled: Array<string> = [];
+    shutdown.register(() => {
+      handled.push(`handler, ${gate.held} held`);
+    });
+    const health = new HealthCheckManager(shutdown);
+    const held = HttpLayerRouter.add(
+      "GET",
+      "/held",
+      Effect.promise(async () => {
+        gate.held++;
+        await gate.opened;
+        return jsonResponse({ released: true });
+      }),
+    );
+    const scope = Effect.runSync(Scope.make());
+    const context = await Effect.runPromise(
+      Layer.buildWithScope(
+        StrataServer.serve(Layer.mergeAll(Health.routes(health), held)).pipe(
+          Layer.provideMerge(StrataServer.layerNode({ port: 0, host: "127.0.0.1", shutdown })),
+        ),
+        scope,
+      ),
+    );
+    const { address } = Context.get(context, HttpServer.HttpServer);
+    const port = address._tag === "TcpAddress" ? address.port : 0;
+    const probe = await fetch(`http://127.0.0.1:${port}/ready`);
+    expect(probe.status).toBe(200);
+    const busy = connect(port);
+    busy.socket.write(get("/held"));
+    await until(() => gate.held === 1);
+    expect(shutdown.isShuttingDown).toBe(false);
+    const closing = Effect.runPromise(Scope.close(scope, Exit.void));
+    await until(() => shutdown.isShuttingDown);
+    await refusing(port);
+    busy.socket.write(get("/ready"));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(handled).toEqual([]);
+    gate.open();
+    await closing;
+    const [released, ready] = await busy.responses;
+    expect(released?.body).toEqual({ released: true });
+    expect(ready?.head).toMatch(/^HTTP\/1\.1 503[\s\S]*[Cc]onnection: close/);
+    expect(ready?.body).toEqual({
+      status: "down",
+      checks: [{ name: "shutdown", status: "down", details: { error: "Shutting down" } }],
+    });
+    expect(handled).toEqual(["handler, 1 held"]);
   });
 });

@@ -15,6 +15,7 @@ import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as Runtime from "effect/Runtime";
 import * as Scope from "effect/Scope";
+import type { ShutdownManager } from "../../lifecycle/ShutdownManager.js";
 import { type FastApp, fastAppOf } from "./FastApp.js";
 import type { FoundRoute } from "./FastRouter.js";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
@@ -31,6 +32,8 @@ export interface NodeServerOptions {
    * those still running then are interrupted and their connections closed.
    */
   readonly shutdownTimeout?: number;
+  /** Marked shutting down when the stop begins; its handlers run once the drain is over. */
+  readonly shutdown?: ShutdownManager;
 }
 
 /** The default deadline for in-flight requests at shutdown: 10 000 ms. @since 0.1.0 @category server */
@@ -339,10 +342,19 @@ export const make = (
   Effect.gen(function* () {
     const stop = makeDrain(options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
     const { server, tracker } = stop;
+    const shutdown = options.shutdown;
     // Run once, by whichever finalizer comes first (serve's, or this one if serve never ran).
-    const drain = yield* Effect.cached(stop.drain);
+    const drain = yield* Effect.cached(
+      shutdown === undefined
+        ? stop.drain
+        : Effect.sync(() => shutdown.setShuttingDown(true)).pipe(
+            Effect.zipRight(stop.drain),
+            Effect.zipRight(shutdown.run(undefined)),
+          ),
+    );
     yield* Effect.addFinalizer(() => drain);
     yield* listen(server, options);
+    shutdown?.setShuttingDown(false);
     const newScope = yield* makeRequestScopes;
     const address = server.address();
     return HttpServer.make({
