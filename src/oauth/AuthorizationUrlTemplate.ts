@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import * as Effect from "effect/Effect";
 import type { AuthorizationRequest, OAuthProviderService } from "./OAuthProvider.js";
 
@@ -33,7 +33,7 @@ interface Template {
 const base64url = /^[A-Za-z0-9_-]+$/;
 
 /** The PKCE S256 challenge (RFC 7636 4.2). */
-const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
+const s256 = (verifier: string) => hash("sha256", verifier, "base64url");
 
 /** Templates kept per provider, beyond which URLs are built directly. */
 const MAX_TEMPLATES = 32;
@@ -77,16 +77,53 @@ const markers = (): Slots & { readonly verifier: string } => {
   };
 };
 
+/** A template known for one shape of request; `null` when the provider's URLs are no template. */
+interface Known {
+  readonly scopes: ReadonlyArray<string>;
+  readonly shape: number;
+  readonly template: Template | null;
+}
+
+/** What besides the scopes shapes a URL: one bit each for a verifier, a nonce and `offline`. */
+const shapeOf = (request: AuthorizationRequest): number =>
+  (request.codeVerifier === undefined ? 0 : 1) |
+  (request.nonce === undefined ? 0 : 2) |
+  (request.offline === true ? 4 : 0);
+
+const sameScopes = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+/**
+ * The authorization URLs of a provider as text.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export interface AuthorizationUrls {
+  /** The URL of `request`; the first request of its shape makes and checks the template. */
+  readonly url: (request: AuthorizationRequest) => Effect.Effect<string>;
+  /** The URL of `request` from a template already known for it, at once; else `undefined`. */
+  readonly known: (request: AuthorizationRequest) => string | undefined;
+}
+
 /**
  * The authorization URLs of `provider` as text, from templates where they are exact.
  *
  * @since 0.1.0
  * @category pipeline
  */
-export const authorizationUrls = (
-  provider: OAuthProviderService,
-): ((request: AuthorizationRequest) => Effect.Effect<string>) => {
-  const templates = new Map<string, Template | null>();
+export const authorizationUrls = (provider: OAuthProviderService): AuthorizationUrls => {
+  // A few entries at most (one per scope list and shape asked for): a scan beats a string key.
+  const templates: Array<Known> = [];
+  const find = (request: AuthorizationRequest, shape: number) => {
+    for (const known of templates) {
+      if (known.shape === shape && sameScopes(known.scopes, request.scopes)) return known;
+    }
+    return undefined;
+  };
   const build = (request: AuthorizationRequest) =>
     Effect.map(provider.authorizationUrl(request), (url) => url.toString());
   const withMarkers = (request: AuthorizationRequest, m: ReturnType<typeof markers>) => ({
@@ -95,42 +132,51 @@ export const authorizationUrls = (
     ...(request.codeVerifier === undefined ? {} : { codeVerifier: m.verifier }),
     ...(request.nonce === undefined ? {} : { nonce: m.nonce }),
   });
-  /** The template for requests like `request`, made and checked on first use. */
-  const templateFor = (key: string, request: AuthorizationRequest) => {
-    const known = templates.get(key);
-    if (known !== undefined || templates.size >= MAX_TEMPLATES) {
-      return Effect.succeed(known ?? undefined);
-    }
+  const filled = (template: Template, request: AuthorizationRequest) =>
+    fill(template, {
+      state: request.state,
+      challenge: request.codeVerifier === undefined ? "" : s256(request.codeVerifier),
+      nonce: request.nonce ?? "",
+    });
+  /** Makes and checks the template for requests like `request`, and remembers it. */
+  const learn = (request: AuthorizationRequest, shape: number) => {
+    // Its own copy of the scopes: what the caller does with its list later changes nothing.
+    const like = { ...request, scopes: [...request.scopes] };
     const first = markers();
     const second = markers();
     return Effect.map(
-      Effect.all([build(withMarkers(request, first)), build(withMarkers(request, second))]),
+      Effect.all([build(withMarkers(like, first)), build(withMarkers(like, second))]),
       ([url, check]) => {
         const template = templateOf(url, first);
         const exact = template !== undefined && fill(template, second) === check;
-        templates.set(key, exact ? template : null);
+        if (templates.length < MAX_TEMPLATES && find(like, shape) === undefined) {
+          templates.push({ scopes: like.scopes, shape, template: exact ? template : null });
+        }
         return exact ? template : undefined;
       },
     );
   };
-  return (request) => {
-    if (!base64url.test(request.state)) return build(request);
-    const key = JSON.stringify([
-      request.scopes,
-      request.codeVerifier !== undefined,
-      request.nonce !== undefined,
-      request.offline === true,
-    ]);
-    return Effect.flatMap(templateFor(key, request), (template) =>
-      template === undefined
-        ? build(request)
-        : Effect.succeed(
-            fill(template, {
-              state: request.state,
-              challenge: request.codeVerifier === undefined ? "" : s256(request.codeVerifier),
-              nonce: request.nonce ?? "",
-            }),
-          ),
-    );
+  return {
+    url: (request) => {
+      if (!base64url.test(request.state)) return build(request);
+      const shape = shapeOf(request);
+      const known = find(request, shape);
+      if (known !== undefined) {
+        return known.template === null
+          ? build(request)
+          : Effect.succeed(filled(known.template, request));
+      }
+      if (templates.length >= MAX_TEMPLATES) return build(request);
+      return Effect.flatMap(learn(request, shape), (template) =>
+        template === undefined ? build(request) : Effect.succeed(filled(template, request)),
+      );
+    },
+    known: (request) => {
+      if (!base64url.test(request.state)) return undefined;
+      const known = find(request, shapeOf(request));
+      return known === undefined || known.template === null
+        ? undefined
+        : filled(known.template, request);
+    },
   };
 };

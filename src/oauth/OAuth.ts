@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type * as HttpClient from "@effect/platform/HttpClient";
 import * as Clock from "effect/Clock";
 import type * as ConfigError from "effect/ConfigError";
@@ -16,7 +16,8 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import type * as Redacted from "effect/Redacted";
-import { authorizationUrls } from "./AuthorizationUrlTemplate.js";
+import type * as Types from "effect/Types";
+import { type AuthorizationUrls, authorizationUrls } from "./AuthorizationUrlTemplate.js";
 import { fromEnv, type OAuthConfig } from "./OAuthConfig.js";
 import {
   CodeRejected,
@@ -28,7 +29,12 @@ import {
   UnknownProvider,
   UnsupportedOperation,
 } from "./OAuthError.js";
-import type { CodeExchange, OAuthConfigError, OAuthProviderService } from "./OAuthProvider.js";
+import type {
+  AuthorizationRequest,
+  CodeExchange,
+  OAuthConfigError,
+  OAuthProviderService,
+} from "./OAuthProvider.js";
 import { OAuthProviders } from "./OAuthProviders.js";
 import type { OAuthSession, OAuthTokens } from "./OAuthResult.js";
 import {
@@ -36,9 +42,12 @@ import {
   TRANSACTION_TTL,
   type TransactionRedirects,
 } from "./OAuthTransaction.js";
-import { randomTokens } from "./SecureRandom.js";
+import { SecureRandom, tokensOf } from "./SecureRandom.js";
 import { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
 import type { ProviderName } from "./SupportedProvider.js";
+
+/** Random bytes in each state, PKCE verifier and nonce drawn (256 bits). */
+const TOKEN_BYTES = 32;
 
 /**
  * Options of {@link OAuthService.authorize}.
@@ -139,8 +148,7 @@ export interface OAuthService {
  * @since 0.1.0
  * @category pipeline
  */
-export const nonceHash = (nonce: string): string =>
-  createHash("sha256").update(nonce, "utf8").digest("base64url");
+export const nonceHash = (nonce: string): string => hash("sha256", nonce, "base64url");
 
 /**
  * Builds the pipeline over the {@link OAuthProviders} in context.
@@ -158,7 +166,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
     });
 
   const ttl = Duration.toMillis(TRANSACTION_TTL);
-  const urls = new Map<OAuthProviderService, ReturnType<typeof authorizationUrls>>();
+  const urls = new Map<OAuthProviderService, AuthorizationUrls>();
   const urlsOf = (p: OAuthProviderService) => {
     let of = urls.get(p);
     if (of === undefined) {
@@ -168,46 +176,84 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
     return of;
   };
 
-  // Untraced, and without generator steps: it only computes, and a span (with the call-site
+  /** The started authorization, its transaction expiring at `expiry`. */
+  const started = (
+    p: OAuthProviderService,
+    url: string,
+    state: string,
+    codeVerifier: string | undefined,
+    nonce: string | undefined,
+    redirects: TransactionRedirects,
+    expiry: number,
+  ): Authorization => {
+    const transaction: Types.Mutable<OAuthTransaction> = {
+      provider: p.name,
+      state,
+      redirects,
+      expiry,
+    };
+    const authorization: Types.Mutable<Authorization> = {
+      provider: p.name,
+      url,
+      state,
+      transaction,
+    };
+    if (codeVerifier !== undefined) {
+      transaction.codeVerifier = codeVerifier;
+      authorization.codeVerifier = codeVerifier;
+    }
+    if (nonce !== undefined) transaction.nonce = nonce;
+    return authorization;
+  };
+
+  // Untraced, and in as few steps as it takes: it only computes, and a span (with the call-site
   // capture of `Effect.fn`) would cost as much as the whole authorization. The tokens it needs
-  // (state, PKCE verifier, nonce) come from one draw.
-  const authorize = (name: string, options: AuthorizeOptions = {}) =>
-    Effect.flatMap(provider(name), (p) => {
-      const given = options.state !== undefined && options.state !== "" ? options.state : undefined;
-      const count = (given === undefined ? 1 : 0) + (p.pkce ? 1 : 0) + (p.oidc ? 1 : 0);
-      return Effect.flatMap(randomTokens(count), (tokens) => {
+  // (state, PKCE verifier, nonce) come from one draw; with the URL's template known, the rest
+  // is one step (the clock's).
+  const authorize = (
+    name: string,
+    options: AuthorizeOptions = {},
+  ): Effect.Effect<Authorization, UnknownProvider> => {
+    const found = registry.get(name);
+    if (Option.isNone(found)) return Effect.fail(new UnknownProvider());
+    const p = found.value;
+    const given = options.state !== undefined && options.state !== "" ? options.state : undefined;
+    const count = (given === undefined ? 1 : 0) + (p.pkce ? 1 : 0) + (p.oidc ? 1 : 0);
+    return Effect.flatMap(SecureRandom, (random) =>
+      Effect.flatMap(random.bytes(count * TOKEN_BYTES), (bytes) => {
+        const tokens = tokensOf(bytes, count, TOKEN_BYTES);
         let drawn = 0;
         const state = given ?? tokens[drawn++];
         const codeVerifier = p.pkce ? tokens[drawn++] : undefined;
         const nonce = p.oidc ? tokens[drawn++] : undefined;
-        const request = {
+        const request: Types.Mutable<AuthorizationRequest> = {
           state,
           scopes: options.scopes ?? p.defaultScopes,
-          ...(codeVerifier === undefined ? {} : { codeVerifier }),
-          ...(nonce === undefined ? {} : { nonce: nonceHash(nonce) }),
-          ...(options.offline === undefined ? {} : { offline: options.offline }),
         };
-        return Effect.flatMap(urlsOf(p)(request), (url) =>
-          Effect.map(Clock.currentTimeMillis, (now): Authorization => {
-            const transaction: OAuthTransaction = {
-              provider: p.name,
-              state,
-              ...(codeVerifier === undefined ? {} : { codeVerifier }),
-              ...(nonce === undefined ? {} : { nonce }),
-              redirects: options.redirects ?? {},
-              expiry: now + ttl,
-            };
-            return {
-              provider: p.name,
-              url,
-              state,
-              ...(codeVerifier === undefined ? {} : { codeVerifier }),
-              transaction,
-            };
-          }),
-        );
-      });
-    });
+        if (codeVerifier !== undefined) request.codeVerifier = codeVerifier;
+        if (nonce !== undefined) request.nonce = nonceHash(nonce);
+        if (options.offline !== undefined) request.offline = options.offline;
+        const redirects = options.redirects ?? {};
+        const finish = (url: string) =>
+          Clock.clockWith((clock) =>
+            Effect.succeed(
+              started(
+                p,
+                url,
+                state,
+                codeVerifier,
+                nonce,
+                redirects,
+                clock.unsafeCurrentTimeMillis() + ttl,
+              ),
+            ),
+          );
+        const of = urlsOf(p);
+        const known = of.known(request);
+        return known === undefined ? Effect.flatMap(of.url(request), finish) : finish(known);
+      }),
+    );
+  };
 
   const session = (p: OAuthProviderService, exchange: CodeExchange) =>
     Effect.gen(function* () {

@@ -18,6 +18,7 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import type * as Layer from "effect/Layer";
@@ -174,11 +175,21 @@ export const routes = <R = never>(
     );
     const unknownProvider = secured(oauthErrorResponse(new UnknownProvider()));
 
-    // The hot route: plain steps, no span (it only computes; the server's span covers it).
-    const authorize = Effect.flatMap(HttpLayerRouter.params, (params) => {
-      const p = providers.get(params.provider ?? "");
-      if (p === undefined) return Effect.succeed(unknownProvider);
-      return Effect.flatMap(HttpServerRequest.ParsedSearchParams, (query) => {
+    /** What every started authorization answers, before its location and cookie are added. */
+    const found = HttpServerResponse.empty({ status: 302, headers: securityHeaders });
+
+    // The hot route: as few steps as it takes, no span (it only computes; the server's span
+    // covers it). Route params and query come from the request's context in one read.
+    const authorize = Effect.contextWithEffect(
+      (
+        context: Context.Context<
+          HttpLayerRouter.RouteContext | HttpServerRequest.ParsedSearchParams
+        >,
+      ) => {
+        const params = Context.get(context, HttpLayerRouter.RouteContext).params;
+        const p = providers.get(params.provider ?? "");
+        if (p === undefined) return Effect.succeed(unknownProvider);
+        const query = Context.get(context, HttpServerRequest.ParsedSearchParams);
         const redirects = queryRedirects(query, origins);
         if (Either.isLeft(redirects)) {
           return Effect.succeed(secured(oauthErrorResponse(redirects.left)));
@@ -187,18 +198,14 @@ export const routes = <R = never>(
           oauth.authorize(p.name, { redirects: redirects.right, offline: wantsOffline(p.name) }),
           (authorization) =>
             Effect.map(store.save(authorization.transaction), (cookie) =>
-              HttpServerResponse.empty({
-                status: 302,
-                headers: {
-                  location: authorization.url,
-                  ...securityHeaders,
-                  "set-cookie": transactionCookie(cookie, isSecure(p)),
-                },
+              setResponseHeaders(found, {
+                location: authorization.url,
+                "set-cookie": transactionCookie(cookie, isSecure(p)),
               }),
             ),
         );
-      });
-    }).pipe(Effect.catchAllCause((cause) => Effect.map(causeToResponse(cause), secured)));
+      },
+    ).pipe(Effect.catchAllCause((cause) => Effect.map(causeToResponse(cause), secured)));
 
     const respondSuccess = (session: OAuthSession, redirects: TransactionRedirects) =>
       Effect.gen(function* () {

@@ -24,7 +24,7 @@ export interface SecureRandomService {
 const POOL_BYTES = 8192;
 /** Requests above this size draw their own bytes. */
 const MAX_POOLED = 256;
-const pool = Buffer.allocUnsafeSlow(POOL_BYTES);
+const pool = new Uint8Array(POOL_BYTES);
 let poolOffset = POOL_BYTES;
 
 /**
@@ -38,8 +38,7 @@ const cryptoBytes = (length: number): Uint8Array => {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  const out = new Uint8Array(length);
-  out.set(pool.subarray(poolOffset, poolOffset + length));
+  const out = pool.slice(poolOffset, poolOffset + length);
   pool.fill(0, poolOffset, poolOffset + length);
   poolOffset += length;
   return out;
@@ -96,6 +95,22 @@ export const randomToken = (length = 32): Effect.Effect<string> =>
   Effect.map(randomTokens(1, length), (tokens) => tokens[0]);
 
 /**
+ * `bytes` as `count` tokens of `length` bytes each, unpadded base64url: the tokens of
+ * {@link randomTokens}, for callers that draw the bytes themselves.
+ *
+ * @since 0.1.0
+ * @category randomness
+ */
+export const tokensOf = (bytes: Uint8Array, count: number, length = 32): Array<string> => {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tokens = new Array<string>(count);
+  for (let i = 0; i < count; i++) {
+    tokens[i] = buffer.toString("base64url", i * length, (i + 1) * length);
+  }
+  return tokens;
+};
+
+/**
  * `count` independent tokens of `length` random bytes each (see {@link randomToken}), from a
  * single draw.
  *
@@ -104,12 +119,5 @@ export const randomToken = (length = 32): Effect.Effect<string> =>
  */
 export const randomTokens = (count: number, length = 32): Effect.Effect<Array<string>> =>
   Effect.flatMap(SecureRandom, (random) =>
-    Effect.map(random.bytes(count * length), (bytes) => {
-      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const tokens = new Array<string>(count);
-      for (let i = 0; i < count; i++) {
-        tokens[i] = buffer.toString("base64url", i * length, (i + 1) * length);
-      }
-      return tokens;
-    }),
+    Effect.map(random.bytes(count * length), (bytes) => tokensOf(bytes, count, length)),
   );

@@ -12,7 +12,7 @@ import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
 import { OAuthConfigError } from "./OAuthProvider.js";
-import { OAuthTransaction } from "./OAuthTransaction.js";
+import { OAuthTransaction, transactionJson } from "./OAuthTransaction.js";
 import { SecureRandom } from "./SecureRandom.js";
 
 /**
@@ -57,15 +57,19 @@ export const makeSealer = (
     // Imported into a key object once, not on every call.
     const secretKey = createSecretKey(Redacted.value(key));
     return {
+      // iv | ciphertext | tag, written into one buffer.
       seal: (transaction) =>
         Effect.map(random.bytes(IV_BYTES), (iv) => {
           const cipher = createCipheriv("aes-256-gcm", secretKey, iv);
           cipher.setAAD(AAD);
-          const body = Buffer.concat([
-            cipher.update(JSON.stringify(transaction), "utf8"),
-            cipher.final(),
-          ]);
-          return `${VERSION}${Buffer.concat([iv, body, cipher.getAuthTag()]).toString("base64url")}`;
+          const body = cipher.update(transactionJson(transaction), "utf8");
+          const last = cipher.final();
+          const sealed = Buffer.allocUnsafe(IV_BYTES + body.length + last.length + TAG_BYTES);
+          sealed.set(iv, 0);
+          sealed.set(body, IV_BYTES);
+          sealed.set(last, IV_BYTES + body.length);
+          sealed.set(cipher.getAuthTag(), IV_BYTES + body.length + last.length);
+          return `${VERSION}${sealed.toString("base64url")}`;
         }),
       unseal: (sealed) =>
         Effect.sync(() => {

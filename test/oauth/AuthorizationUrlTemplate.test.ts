@@ -53,12 +53,41 @@ describe("authorization URL templates", () => {
         for (let round = 0; round < 5; round++) {
           for (const request of requests(provider)) {
             const expected = (yield* provider.authorizationUrl(request)).toString();
-            expect(yield* urls(request)).toBe(expected);
+            expect(yield* urls.url(request)).toBe(expected);
           }
         }
       }),
     );
   }
+
+  it.effect(
+    "known: the URL at once for a learned shape only, never for a non-base64url state",
+    () =>
+      Effect.gen(function* () {
+        const provider = yield* providers.google;
+        const urls = authorizationUrls(provider);
+        const scopes = ["openid", "email"];
+        const request = () => ({
+          state: token(),
+          scopes,
+          codeVerifier: token(),
+          nonce: nonceHash(token()),
+        });
+        const first = request();
+        expect(urls.known(first)).toBeUndefined();
+        yield* urls.url(first);
+        const second = request();
+        expect(urls.known(second)).toBe((yield* provider.authorizationUrl(second)).toString());
+        expect(urls.known({ ...second, offline: true })).toBeUndefined();
+        expect(urls.known({ ...second, scopes: ["openid"] })).toBeUndefined();
+        expect(urls.known({ ...second, state: "a b" })).toBeUndefined();
+        // The template keeps its own copy of the scopes: changing the caller's list changes the shape.
+        scopes.push("profile");
+        const third = request();
+        expect(urls.known(third)).toBeUndefined();
+        expect(yield* urls.url(third)).toBe((yield* provider.authorizationUrl(third)).toString());
+      }),
+  );
 
   it.effect("a provider whose URLs are not a template of the request builds each one", () =>
     Effect.gen(function* () {
@@ -74,8 +103,8 @@ describe("authorization URL templates", () => {
       };
       const urls = authorizationUrls(counting);
       const request = { state: token(), scopes: ["user"] };
-      const first = yield* urls(request);
-      const second = yield* urls(request);
+      const first = yield* urls.url(request);
+      const second = yield* urls.url(request);
       expect(new URL(first).searchParams.get("n")).not.toBe(new URL(second).searchParams.get("n"));
       expect(new URL(second).searchParams.get("state")).toBe(request.state);
     }),
@@ -95,7 +124,7 @@ describe("authorization URL templates", () => {
       const urls = authorizationUrls(plain);
       for (let i = 0; i < 3; i++) {
         const request = { state: token(), scopes: ["tweet.read"], codeVerifier: token() };
-        const url = new URL(yield* urls(request));
+        const url = new URL(yield* urls.url(request));
         expect(url.searchParams.get("code_challenge")).toBe(request.codeVerifier);
         expect(url.searchParams.get("state")).toBe(request.state);
       }
@@ -106,8 +135,8 @@ describe("authorization URL templates", () => {
     Effect.gen(function* () {
       const provider = yield* providers.github;
       const urls = authorizationUrls(provider);
-      yield* urls({ state: token(), scopes: ["user:email"] });
-      const url = yield* urls({ state: "a b&c=d/é", scopes: ["user:email"] });
+      yield* urls.url({ state: token(), scopes: ["user:email"] });
+      const url = yield* urls.url({ state: "a b&c=d/é", scopes: ["user:email"] });
       expect(new URL(url).searchParams.get("state")).toBe("a b&c=d/é");
       expect(url).toBe(
         (yield* provider.authorizationUrl({

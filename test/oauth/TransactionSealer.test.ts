@@ -62,6 +62,30 @@ describe("TransactionSealer (AES-256-GCM)", () => {
     }),
   );
 
+  it.effect("the wire format is unchanged: values sealed before still unseal, byte for byte", () =>
+    Effect.gen(function* () {
+      // Sealed by the previous implementation (JSON.stringify, Buffer.concat) with the IVs of
+      // SecureRandom.layerTest("golden"): the same IVs must give the same values.
+      const quoted: OAuthTransaction = {
+        provider: "github",
+        state: 'a "quoted" state\u2028é',
+        redirects: {},
+        expiry: 1_700_000_000_001,
+      };
+      const golden = [
+        "v1.f0_JejQRFYoDF0pbspss9eRVBdXBBw2JCPNRSenOVKB_mi38YjMOUZJ5sWUqBTKYqAwn2VIKleH2daHCUzQiM7-Y_m1m6f0GV-XAz6XBpWu3urmljofkBeqBP6i-VlD87umh2CVc4Xc0hLD-FsQp72LSNY5OvB2cKkEbeycyxj2vwJOdIFilDTOm7suMNXlWVkF92VbYIaOEZLC8A1E05OIKX_RZz2V6",
+        "v1.hMZ3goOFIp4cJtXfqfastRtPACJmrTlYlVtRJNqzJUfN9TZwHxfhRx5sxx-PN1x-z0yvL6iRkOQ-VuQwnEZJs0aCtlJtdFymakKPrFeFwMbJFGl-0SmYjtwxytbK_JUQkyxzehhSblLBA0zyo3zXqZyAb8WMzCpsaw",
+      ];
+      const s = yield* Effect.provide(
+        TransactionSealer,
+        TransactionSealer.layer(KEY).pipe(Layer.provide(SecureRandom.layerTest("golden"))),
+      );
+      expect([yield* s.seal(tx), yield* s.seal(quoted)]).toEqual(golden);
+      expect(yield* s.unseal(golden[0])).toEqual(Option.some(tx));
+      expect(yield* s.unseal(golden[1])).toEqual(Option.some(quoted));
+    }),
+  );
+
   it.effect("refuses a key shorter than 32 characters", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(
