@@ -1,10 +1,9 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import * as HttpServer from "@effect/platform/HttpServer";
 import { describe, expect, it } from "@effect/vitest";
-import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { jsonResponse, StrataServer } from "../../src/index.js";
+import { baseUrlOf } from "../support/baseUrl.js";
 
 const cycle: Record<string, unknown> = {};
 cycle.self = cycle;
@@ -43,11 +42,7 @@ const servers = [
 ] as const;
 
 describe.each(servers)("jsonResponse on %s", (_, server) => {
-  const baseUrl = Effect.gen(function* () {
-    const context = yield* Layer.build(StrataServer.serve(routes).pipe(Layer.provideMerge(server)));
-    const { address } = Context.get(context, HttpServer.HttpServer);
-    return address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "";
-  });
+  const baseUrl = baseUrlOf(StrataServer.serve(routes).pipe(Layer.provideMerge(server)));
   const get = (url: string) =>
     Effect.promise(async () => {
       const response = await fetch(url);

@@ -1,13 +1,12 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import * as HttpServer from "@effect/platform/HttpServer";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "@effect/vitest";
-import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as RuntimeFlags from "effect/RuntimeFlags";
 import { StrataServer } from "../../src/index.js";
 import * as Timeout from "../../src/middleware/Timeout.js";
+import { baseUrlOf } from "../support/baseUrl.js";
 
 /** Answers which runtime flags the handler's fiber runs with. */
 const flagsRoute = HttpLayerRouter.add(
@@ -23,16 +22,12 @@ const flagsRoute = HttpLayerRouter.add(
 
 const flagsOn = (options: StrataServer.ServeOptions) =>
   Effect.gen(function* () {
-    const context = yield* Layer.build(
+    const base = yield* baseUrlOf(
       StrataServer.serve(flagsRoute, options).pipe(
         Layer.provideMerge(StrataServer.layerNode({ port: 0, host: "127.0.0.1" })),
       ),
     );
-    const { address } = Context.get(context, HttpServer.HttpServer);
-    const port = address._tag === "TcpAddress" ? address.port : 0;
-    return yield* Effect.promise(() =>
-      fetch(`http://127.0.0.1:${port}/flags`).then((response) => response.json()),
-    );
+    return yield* Effect.promise(() => fetch(`${base}/flags`).then((response) => response.json()));
   });
 
 describe("request fibers", () => {

@@ -1,13 +1,12 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
-import * as HttpServer from "@effect/platform/HttpServer";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "@effect/vitest";
-import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { ConflictError, StrataServer, UnauthorizedError } from "../../src/index.js";
+import { baseUrlOf } from "../support/baseUrl.js";
 
 const routes = Layer.mergeAll(
   HttpLayerRouter.add("GET", "/ok", HttpServerResponse.unsafeJson({ ok: true })),
@@ -27,15 +26,11 @@ const makeMiddleware = (seen: Array<string>): HttpMiddleware.HttpMiddleware =>
     })) as HttpMiddleware.HttpMiddleware;
 
 const serveOn = (options: StrataServer.ServeOptions) =>
-  Effect.gen(function* () {
-    const context = yield* Layer.build(
-      StrataServer.serve(routes, options).pipe(
-        Layer.provideMerge(StrataServer.layerNode({ port: 0, host: "127.0.0.1" })),
-      ),
-    );
-    const { address } = Context.get(context, HttpServer.HttpServer);
-    return address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "";
-  });
+  baseUrlOf(
+    StrataServer.serve(routes, options).pipe(
+      Layer.provideMerge(StrataServer.layerNode({ port: 0, host: "127.0.0.1" })),
+    ),
+  );
 
 const get = (url: string, key?: string) =>
   Effect.promise(async () => {
