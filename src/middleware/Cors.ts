@@ -1,5 +1,4 @@
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
@@ -136,8 +135,8 @@ export const make = (
     };
 
     return Effect.succeed(
-      Middleware.make((app) =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      Middleware.makeInfallible((app) =>
+        Middleware.withRequest((request) => {
           const origin = request.headers.origin;
           if (
             request.method === "OPTIONS" &&

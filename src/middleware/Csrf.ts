@@ -117,7 +117,7 @@ export const make = (
       });
 
     return Middleware.make((app) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      Middleware.withRequest((request) => {
         if (excluded.length > 0) {
           const path = requestPath(request);
           if (excluded.some((matches) => matches(path))) return app;

@@ -22,7 +22,7 @@ interface Bucket {
  * An in-memory `@effect/experimental` `RateLimiterStore` for one process: the same algorithms
  * as the experimental memory store (`fixed-window` and `token-bucket`), plus a sweep every
  * minute (a timer cleared with the layer) of the counters that have expired, so a flood of
- * distinct client addresses cannot grow it without bound. Time comes from Effect's `Clock`.
+ * distinct client addresses cannot grow it without bound. Time comes from Effect's `Clock` as the layer is built.
  *
  * @since 0.1.0
  * @category middleware
@@ -46,45 +46,41 @@ export const layer: Layer.Layer<RateLimiter.RateLimiterStore> = Layer.scoped(
     );
     return RateLimiter.RateLimiterStore.of({
       fixedWindow: (options) =>
-        Effect.clockWith((clock) =>
-          Effect.sync(() => {
-            const refillMillis = Duration.toMillis(options.refillRate);
-            const now = clock.unsafeCurrentTimeMillis();
-            let counter = counters.get(options.key);
-            if (counter === undefined || counter.expiresAt <= now) {
-              counter = { count: 0, expiresAt: now };
-              counters.set(options.key, counter);
-            }
-            if (options.limit !== undefined && counter.count + options.tokens > options.limit) {
-              return [counter.count + options.tokens, counter.expiresAt - now] as const;
-            }
-            counter.count += options.tokens;
-            counter.expiresAt += refillMillis * options.tokens;
-            return [counter.count, counter.expiresAt - now] as const;
-          }),
-        ),
+        Effect.sync(() => {
+          const refillMillis = Duration.toMillis(options.refillRate);
+          const now = clock.unsafeCurrentTimeMillis();
+          let counter = counters.get(options.key);
+          if (counter === undefined || counter.expiresAt <= now) {
+            counter = { count: 0, expiresAt: now };
+            counters.set(options.key, counter);
+          }
+          if (options.limit !== undefined && counter.count + options.tokens > options.limit) {
+            return [counter.count + options.tokens, counter.expiresAt - now] as const;
+          }
+          counter.count += options.tokens;
+          counter.expiresAt += refillMillis * options.tokens;
+          return [counter.count, counter.expiresAt - now] as const;
+        }),
       tokenBucket: (options) =>
-        Effect.clockWith((clock) =>
-          Effect.sync(() => {
-            const refillMillis = Duration.toMillis(options.refillRate);
-            const now = clock.unsafeCurrentTimeMillis();
-            let bucket = buckets.get(options.key);
-            if (bucket === undefined || bucket.fullAt <= now) {
-              bucket = { tokens: options.limit, lastRefill: now, fullAt: now };
-              buckets.set(options.key, bucket);
-            } else {
-              const refilled = Math.floor((now - bucket.lastRefill) / refillMillis);
-              if (refilled > 0) {
-                bucket.tokens = Math.min(options.limit, bucket.tokens + refilled);
-                bucket.lastRefill += refilled * refillMillis;
-              }
+        Effect.sync(() => {
+          const refillMillis = Duration.toMillis(options.refillRate);
+          const now = clock.unsafeCurrentTimeMillis();
+          let bucket = buckets.get(options.key);
+          if (bucket === undefined || bucket.fullAt <= now) {
+            bucket = { tokens: options.limit, lastRefill: now, fullAt: now };
+            buckets.set(options.key, bucket);
+          } else {
+            const refilled = Math.floor((now - bucket.lastRefill) / refillMillis);
+            if (refilled > 0) {
+              bucket.tokens = Math.min(options.limit, bucket.tokens + refilled);
+              bucket.lastRefill += refilled * refillMillis;
             }
-            const next = bucket.tokens - options.tokens;
-            if (options.allowOverflow || next >= 0) bucket.tokens = next;
-            bucket.fullAt = bucket.lastRefill + (options.limit - bucket.tokens) * refillMillis;
-            return next;
-          }),
-        ),
+          }
+          const next = bucket.tokens - options.tokens;
+          if (options.allowOverflow || next >= 0) bucket.tokens = next;
+          bucket.fullAt = bucket.lastRefill + (options.limit - bucket.tokens) * refillMillis;
+          return next;
+        }),
     });
   }),
 );

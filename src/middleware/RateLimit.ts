@@ -6,7 +6,7 @@ import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type * as Scope from "effect/Scope";
-import { errorResponse } from "../core/ErrorResponse.js";
+import { causeToResponse, errorResponse } from "../core/ErrorResponse.js";
 import { ServiceUnavailableError, TooManyRequestsError } from "../core/HttpError.js";
 import { setResponseHeaders } from "../core/ResponseHeaders.js";
 import { fromUserCode } from "../core/UserCode.js";
@@ -144,13 +144,17 @@ export const make = (
       });
 
     const keyOf = options.key;
-    return Middleware.make((app) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    return Middleware.makeInfallible((app) =>
+      Middleware.withRequest((request) => {
         if (exclude.size > 0 && exclude.has(requestPath(request))) return app;
         if (keyOf === undefined) return limited(app, clientAddress(request, trustProxy));
-        return Effect.flatMap(
+        // The key function's failures are answered here: this middleware itself never fails.
+        return Effect.matchCauseEffect(
           fromUserCode(() => keyOf(request)),
-          (key) => limited(app, String(key)),
+          {
+            onFailure: causeToResponse,
+            onSuccess: (key) => limited(app, String(key)),
+          },
         );
       }),
     );

@@ -1,5 +1,4 @@
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
@@ -43,8 +42,8 @@ export const make = (
   Effect.gen(function* () {
     const exclude = new Set(options.exclude ?? (yield* HealthPaths));
     const level = LogLevel.fromLiteral(options.level ?? "Info");
-    return Middleware.make((app) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    return Middleware.makeInfallible((app) =>
+      Middleware.withRequest((request) => {
         const path = requestPath(request);
         if (exclude.has(path)) return app;
         return Effect.clockWith((clock) => {

@@ -1,5 +1,4 @@
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
@@ -122,10 +121,10 @@ export const make = (
     };
 
     return Effect.succeed(
-      Middleware.make((app) =>
+      Middleware.makeInfallible((app) =>
         hsts === undefined
           ? Effect.map(app, (response) => add(response, false))
-          : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          : Middleware.withRequest((request) => {
               const https = isHttps(request, trustProxy);
               return Effect.map(app, (response) => add(response, https));
             }),

@@ -79,7 +79,7 @@ export const make = (
     return new StartupError({ message: `Timeout: ${millis} is not a positive number of ms` });
   }
   const onTimeout = errorResponse(new RequestTimeoutError());
-  return Effect.succeed(Middleware.make((app) => within(app, millis, onTimeout)));
+  return Effect.succeed(Middleware.makeInfallible((app) => within(app, millis, onTimeout)));
 };
 
 /**

@@ -1,5 +1,6 @@
 import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { expect, layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
@@ -229,5 +230,48 @@ describe("Middleware (Effect face)", () => {
         expect(missing.headers["x-trace"]).toBe("first");
       }),
     );
+  });
+});
+
+describe("Middleware.compose with infallible middleware", () => {
+  const seenHeader = Middleware.makeInfallible((app) =>
+    Effect.map(app, HttpServerResponse.setHeader("x-seen", "yes")),
+  );
+  const refusing = Middleware.make(() => Effect.fail(new UnauthorizedError("Who are you?")));
+  const answer = (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown>) =>
+    Effect.runPromise(app as Effect.Effect<HttpServerResponse.HttpServerResponse>);
+
+  it("marks what makeInfallible makes, and what compose makes", () => {
+    expect(Middleware.isInfallible(seenHeader)).toBe(true);
+    expect(Middleware.isInfallible(refusing)).toBe(false);
+    expect(Middleware.isInfallible(Middleware.compose(refusing))).toBe(true);
+    expect(Middleware.isInfallible(Middleware.forPrefix("/a", seenHeader))).toBe(true);
+    expect(Middleware.isInfallible(Middleware.forPrefix("/a", refusing))).toBe(false);
+  });
+
+  it("still answers the app's failures and other middleware's before infallible middleware sees them", async () => {
+    const failingApp = Effect.fail(new ForbiddenError("Not yours"));
+    const forbidden = await answer(Middleware.compose(seenHeader)(failingApp));
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers["x-seen"]).toBe("yes");
+    const unauthorized = await answer(
+      Middleware.compose(seenHeader, refusing)(Effect.succeed(HttpServerResponse.text("ok"))),
+    );
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers["x-seen"]).toBe("yes");
+  });
+});
+
+describe("Middleware.withRequest", () => {
+  it("hands over the request being served", async () => {
+    const request = HttpServerRequest.fromWeb(new Request("http://localhost/users/7?x=1"));
+    const url = await Effect.runPromise(
+      Effect.provideService(
+        Middleware.withRequest((served) => Effect.succeed(served.url)),
+        HttpServerRequest.HttpServerRequest,
+        request,
+      ),
+    );
+    expect(url).toBe("/users/7?x=1");
   });
 });

@@ -10,11 +10,13 @@ import {
   Get,
   MemoryRateLimitStore,
   Module,
+  ForbiddenError,
   RateLimitMiddleware,
+  SecurityHeadersMiddleware,
   StrataApp,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
-import { startedApps } from "../support/started.js";
+import { capturingLogger, startedApps } from "../support/started.js";
 
 @Controller()
 class ApiController {
@@ -103,6 +105,36 @@ describe("RateLimitMiddleware", () => {
     expect((await get("a")).status).toBe(200);
     expect((await get("b")).status).toBe(200);
     expect((await get("a")).status).toBe(429);
+  });
+
+  it("answers a failing key function itself, in the standard shape, under the outer middleware", async () => {
+    const logs = capturingLogger();
+    const behind = (key: () => string) =>
+      start(AppModule, { logger: logs.logger }, (app) =>
+        app.use(new SecurityHeadersMiddleware(), new RateLimitMiddleware({ key })),
+      );
+    const thrown = await request(
+      await behind(() => {
+        throw new Error("secret key detail");
+      }),
+      "GET",
+      "/api",
+    );
+    expect(thrown.status).toBe(500);
+    expect(thrown.body).toEqual({ statusCode: 500, message: "Internal Server Error" });
+    expect(thrown.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(thrown.headers.get("ratelimit-limit")).toBeNull();
+    const refused = await request(
+      await behind(() => {
+        throw new ForbiddenError("No API key");
+      }),
+      "GET",
+      "/api",
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ statusCode: 403, message: "No API key" });
+    expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(logs.lines.map((line) => line.text).join("\n")).toContain("secret key detail");
   });
 
   it("skips the health probes by default, and excluded paths", async () => {

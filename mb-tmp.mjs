@@ -1,0 +1,16 @@
+import * as Effect from "effect/Effect";
+import * as Duration from "effect/Duration";
+import * as RateLimiter from "@effect/experimental/RateLimiter";
+import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
+const { MemoryRateLimitStore } = await import("./dist/src/index.js");
+const scope = Effect.runSync(Scope.make());
+const store = await Effect.runPromise(Layer.buildWithScope(MemoryRateLimitStore.layer, scope));
+const limiter = Effect.runSync(Effect.provide(RateLimiter.make, store));
+const st = store.unsafeMap.get(RateLimiter.RateLimiterStore.key);
+const window = Duration.millis(60000);
+const N = 200000;
+const bench = (name, mk) => { let best = 1e9; for (let r = 0; r < 7; r++) { const t = process.cpuUsage(); const prog = Effect.forEach(Array.from({length: N}, (_, i) => i), (i) => mk(i), { discard: true }); Effect.runSync(prog); const c = process.cpuUsage(t); best = Math.min(best, (c.user + c.system) / N); } console.log(name.padEnd(30), (best * 1000).toFixed(0), "ns"); };
+bench("succeed", () => Effect.succeed(1));
+bench("store.fixedWindow", () => st.fixedWindow({ key: "k", tokens: 1, refillRate: Duration.millis(1), limit: 1e15 }));
+bench("consume", () => limiter.consume({ key: "k", limit: Number.MAX_SAFE_INTEGER, window, algorithm: "fixed-window" }));
