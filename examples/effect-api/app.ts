@@ -16,6 +16,7 @@ import {
   type BadRequestError,
   ForbiddenError,
   Guards,
+  Middleware,
   NotFoundError,
   type PayloadTooLargeError,
   type RequestUser,
@@ -228,6 +229,16 @@ export const AppRoutes = Layer.mergeAll(
   Versioning.add(uri, "DELETE", "/books/:id", { "1": pipeline(remove) }),
   Versioning.add(uri, "POST", "/books/:id/cover", { "1": pipeline(uploadCover) }),
   Versioning.add(uri, "GET", "/books/:id/cover", { "1": pipeline(cover) }),
+);
+
+/**
+ * The app's middleware: every response, errors and unknown paths included, says which API
+ * answered. A `decorating` middleware (it only looks at the request, then changes the
+ * response): one Effect step a request, and one with any other decorating middleware composed
+ * next to it.
+ */
+export const AppMiddleware = Middleware.decorating(
+  () => (response) => HttpServerResponse.setHeader(response, "x-api", "books"),
 );
 
 /** The services the routes need. */

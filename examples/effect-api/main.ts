@@ -3,7 +3,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { StrataServer } from "strata";
-import { AppRoutes, Services } from "./app.js";
+import { AppMiddleware, AppRoutes, Services } from "./app.js";
 
 const port = Number(process.env.PORT ?? 3000);
 
@@ -17,7 +17,7 @@ const LogAddress = Layer.effectDiscard(
   ),
 );
 
-StrataServer.serve(AppRoutes).pipe(
+StrataServer.serve(AppRoutes, { middleware: AppMiddleware }).pipe(
   Layer.merge(LogAddress),
   Layer.provide(Services),
   Layer.provide(StrataServer.layerNode({ port })),

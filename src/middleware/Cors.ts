@@ -134,32 +134,25 @@ export const make = (
       return HttpServerResponse.empty({ status: 204, headers });
     };
 
+    const withAnyOrigin = (response: HttpServerResponse.HttpServerResponse) =>
+      setResponseHeaders(response, responseHeaders("*"));
+    const varyOrigin = (response: HttpServerResponse.HttpServerResponse) =>
+      addVary(response, "Origin");
+
     return Effect.succeed(
-      Middleware.makeInfallible((app) =>
-        Middleware.withRequest((request) => {
-          const origin = request.headers.origin;
-          if (
-            request.method === "OPTIONS" &&
-            origin !== undefined &&
-            request.headers["access-control-request-method"] !== undefined
-          ) {
-            return Effect.succeed(
-              preflight(origin, request.headers["access-control-request-headers"]),
-            );
-          }
-          if (anyOrigin) {
-            return origin === undefined
-              ? app
-              : Effect.map(app, (response) => setResponseHeaders(response, responseHeaders("*")));
-          }
-          return Effect.map(app, (response) => {
-            const varied = addVary(response, "Origin");
-            return origin !== undefined && allowed.has(origin)
-              ? setResponseHeaders(varied, responseHeaders(origin))
-              : varied;
-          });
-        }),
-      ),
+      Middleware.decorating((request) => {
+        const origin = request.headers.origin;
+        if (
+          request.method === "OPTIONS" &&
+          origin !== undefined &&
+          request.headers["access-control-request-method"] !== undefined
+        ) {
+          return { answer: preflight(origin, request.headers["access-control-request-headers"]) };
+        }
+        if (anyOrigin) return origin === undefined ? undefined : withAnyOrigin;
+        if (origin === undefined || !allowed.has(origin)) return varyOrigin;
+        return (response) => setResponseHeaders(varyOrigin(response), responseHeaders(origin));
+      }),
     );
   });
 

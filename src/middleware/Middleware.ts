@@ -1,6 +1,7 @@
 import type * as HttpApp from "@effect/platform/HttpApp";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import { withErrorResponses } from "../core/ErrorResponse.js";
@@ -56,20 +57,30 @@ export const isInfallible = (middleware: HttpMiddleware.HttpMiddleware): boolean
  * included, reaches the next (outer) one as a response in the standard error shape: a 401 from
  * an authentication middleware still gets its CORS and security headers. The result never
  * fails: the app's failures and those of every middleware not made by {@link makeInfallible}
- * are answered where they happen.
+ * are answered where they happen. Adjacent {@link decorating} middleware run as one step.
  *
  * @since 0.1.0
  * @category middleware
  */
 export const compose = (
   ...middleware: ReadonlyArray<HttpMiddleware.HttpMiddleware>
-): HttpMiddleware.HttpMiddleware =>
-  makeInfallible((app) =>
-    middleware.reduceRight<App>(
+): HttpMiddleware.HttpMiddleware => {
+  const stages: Array<HttpMiddleware.HttpMiddleware> = [];
+  for (const next of middleware) {
+    const last = stages.at(-1);
+    const outer = last === undefined ? undefined : decisions.get(last);
+    const inner = decisions.get(next);
+    if (outer !== undefined && inner !== undefined)
+      stages[stages.length - 1] = decorated([...outer, ...inner]);
+    else stages.push(next);
+  }
+  return makeInfallible((app) =>
+    stages.reduceRight<App>(
       (inner, outer) => (infallible.has(outer) ? outer(inner) : withErrorResponses(outer(inner))),
       withErrorResponses(app),
     ),
   );
+};
 
 /**
  * Runs `f` with the request being served: the same as `Effect.flatMap(HttpServerRequest
@@ -86,6 +97,92 @@ export const withRequest = <A, E, R>(
   );
 
 /**
+ * What a {@link decorating} middleware makes of one request: `undefined` leaves the app's
+ * response as it is, a function changes it, `{ answer }` answers at once without running the
+ * app (the middleware outside still change that answer).
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export type Decoration =
+  | undefined
+  | ((response: HttpServerResponse.HttpServerResponse) => HttpServerResponse.HttpServerResponse)
+  | { readonly answer: HttpServerResponse.HttpServerResponse };
+
+/**
+ * How a {@link decorating} middleware decides, from the request: at once, or by an Effect that
+ * never fails (a rate-limit store's answer, say).
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export type Decide = (
+  request: HttpServerRequest.HttpServerRequest,
+) => Decoration | Effect.Effect<Decoration>;
+
+/** The decisions of each decorating middleware, outermost first. */
+const decisions = new WeakMap<HttpMiddleware.HttpMiddleware, ReadonlyArray<Decide>>();
+
+/** The changes decided so far applied to `response`, the innermost first (as nesting would). */
+const applied = (
+  changes: ReadonlyArray<Change>,
+  response: HttpServerResponse.HttpServerResponse,
+) => {
+  let changed = response;
+  for (let i = changes.length - 1; i >= 0; i--) changed = changes[i](changed);
+  return changed;
+};
+
+type Change = Exclude<Decoration, { readonly answer: unknown } | undefined>;
+
+/** One middleware running `decides` in order, outermost first: one look at the request. */
+const decorated = (decides: ReadonlyArray<Decide>): HttpMiddleware.HttpMiddleware => {
+  const middleware = makeInfallible((app) => {
+    /** Runs the decisions from `index` on, given the changes decided before it. */
+    const decideFrom = (
+      request: HttpServerRequest.HttpServerRequest,
+      changes: Array<Change>,
+      index: number,
+    ): App => {
+      for (let i = index; i < decides.length; i++) {
+        const decision = decides[i](request);
+        if (decision === undefined) continue;
+        if (typeof decision === "function") {
+          changes.push(decision);
+          continue;
+        }
+        if (Effect.isEffect(decision)) {
+          return Effect.flatMap(decision, (decoration) => {
+            if (decoration === undefined) return decideFrom(request, changes, i + 1);
+            if (typeof decoration === "function") {
+              changes.push(decoration);
+              return decideFrom(request, changes, i + 1);
+            }
+            return Effect.succeed(applied(changes, decoration.answer));
+          });
+        }
+        return Effect.succeed(applied(changes, decision.answer));
+      }
+      return changes.length === 0 ? app : Effect.map(app, (response) => applied(changes, response));
+    };
+    return withRequest((request) => decideFrom(request, [], 0));
+  });
+  decisions.set(middleware, decides);
+  return middleware;
+};
+
+/**
+ * Middleware that decides from the request alone what becomes of the app's response: leave
+ * it, change it (add headers), or answer instead of the app. CORS, security headers and rate
+ * limits are such. It never fails, and adjacent ones in {@link compose} run as one step (one
+ * look at the request, one step after the app) instead of one each.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export const decorating = (decide: Decide): HttpMiddleware.HttpMiddleware => decorated([decide]);
+
+/**
  * Applies `middleware` only to requests whose path is `prefix` or below it (on segment
  * boundaries: `/admin` covers `/admin/users`, not `/administrator`); others skip it.
  *
@@ -97,6 +194,16 @@ export const forPrefix = (
   middleware: HttpMiddleware.HttpMiddleware,
 ): HttpMiddleware.HttpMiddleware => {
   const matches = prefixMatcher(prefix);
+  const decides = decisions.get(middleware);
+  if (decides !== undefined) {
+    return decorated(
+      decides.map(
+        (decide): Decide =>
+          (request) =>
+            matches(requestPath(request)) ? decide(request) : undefined,
+      ),
+    );
+  }
   const build = infallible.has(middleware) ? makeInfallible : make;
   return build((app) => {
     const wrapped = middleware(app);

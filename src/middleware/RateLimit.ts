@@ -116,48 +116,49 @@ export const make = (
       return Effect.logInfo("Rate limit store available again");
     });
 
-    const limited = (app: Middleware.App, key: string): Middleware.App =>
-      Effect.matchEffect(limiter.consume({ key, limit: max, window, algorithm }), {
-        onSuccess: (result) => {
-          const headers = {
-            "ratelimit-limit": limit,
-            "ratelimit-remaining": String(Math.max(0, result.remaining)),
-            "ratelimit-reset": seconds(result.resetAfter),
-          };
-          const served = Effect.map(app, (response) => setResponseHeaders(response, headers));
-          return storeDown ? Effect.zipRight(storeBack, served) : served;
-        },
-        onFailure: (error) => {
-          if (error.reason === "Exceeded") {
-            const retryAfter = seconds(error.retryAfter);
-            return Effect.succeed(
-              HttpServerResponse.setHeaders(tooMany, {
-                "retry-after": retryAfter,
-                "ratelimit-limit": limit,
-                "ratelimit-remaining": "0",
-                "ratelimit-reset": retryAfter,
-              }),
-            );
-          }
-          return Effect.zipRight(storeFailed(error), failOpen ? app : Effect.succeed(unavailable));
-        },
-      });
+    const answer = {
+      onSuccess: (result: RateLimiter.ConsumeResult): Effect.Effect<Middleware.Decoration> => {
+        const headers = {
+          "ratelimit-limit": limit,
+          "ratelimit-remaining": String(Math.max(0, result.remaining)),
+          "ratelimit-reset": seconds(result.resetAfter),
+        };
+        const change = (response: HttpServerResponse.HttpServerResponse) =>
+          setResponseHeaders(response, headers);
+        return storeDown ? Effect.as(storeBack, change) : Effect.succeed(change);
+      },
+      onFailure: (error: RateLimiter.RateLimiterError): Effect.Effect<Middleware.Decoration> => {
+        if (error.reason === "Exceeded") {
+          const retryAfter = seconds(error.retryAfter);
+          return Effect.succeed({
+            answer: HttpServerResponse.setHeaders(tooMany, {
+              "retry-after": retryAfter,
+              "ratelimit-limit": limit,
+              "ratelimit-remaining": "0",
+              "ratelimit-reset": retryAfter,
+            }),
+          });
+        }
+        return Effect.as(storeFailed(error), failOpen ? undefined : { answer: unavailable });
+      },
+    };
+    const limited = (key: string) =>
+      Effect.matchEffect(limiter.consume({ key, limit: max, window, algorithm }), answer);
 
     const keyOf = options.key;
-    return Middleware.makeInfallible((app) =>
-      Middleware.withRequest((request) => {
-        if (exclude.size > 0 && exclude.has(requestPath(request))) return app;
-        if (keyOf === undefined) return limited(app, clientAddress(request, trustProxy));
-        // The key function's failures are answered here: this middleware itself never fails.
-        return Effect.matchCauseEffect(
-          fromUserCode(() => keyOf(request)),
-          {
-            onFailure: causeToResponse,
-            onSuccess: (key) => limited(app, String(key)),
-          },
-        );
-      }),
-    );
+    return Middleware.decorating((request) => {
+      if (exclude.size > 0 && exclude.has(requestPath(request))) return undefined;
+      if (keyOf === undefined) return limited(clientAddress(request, trustProxy));
+      // The key function's failures are answered here: this middleware itself never fails.
+      return Effect.matchCauseEffect(
+        fromUserCode(() => keyOf(request)),
+        {
+          onFailure: (cause) =>
+            Effect.map(causeToResponse(cause), (response) => ({ answer: response })),
+          onSuccess: (key) => limited(String(key)),
+        },
+      );
+    });
   });
 
 /**

@@ -13,7 +13,8 @@ export type TrustProxy = boolean | number;
 
 /**
  * The path of a request as the client sent it, without its query string: what middleware
- * match, exclude and log (never the query, which may carry codes or tokens).
+ * match, exclude and log (never the query, which may carry codes or tokens). An absolute URL
+ * (a proxy's request target, or a request made with `HttpServerRequest.fromWeb`) gives its path.
  *
  * @since 0.1.0
  * @category middleware
@@ -21,7 +22,9 @@ export type TrustProxy = boolean | number;
 export const requestPath = (request: HttpServerRequest.HttpServerRequest): string => {
   const url = request.originalUrl;
   const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
+  const path = query === -1 ? url : url.slice(0, query);
+  if (path.startsWith("/")) return path;
+  return URL.canParse(path) ? new URL(path).pathname : path;
 };
 
 /**

@@ -120,14 +120,14 @@ export const make = (
       return addDefaultHeaders(response, headers);
     };
 
+    const plain = (response: HttpServerResponse.HttpServerResponse) => add(response, false);
+    const secure = (response: HttpServerResponse.HttpServerResponse) => add(response, true);
+
     return Effect.succeed(
-      Middleware.makeInfallible((app) =>
+      Middleware.decorating(
         hsts === undefined
-          ? Effect.map(app, (response) => add(response, false))
-          : Middleware.withRequest((request) => {
-              const https = isHttps(request, trustProxy);
-              return Effect.map(app, (response) => add(response, https));
-            }),
+          ? () => plain
+          : (request) => (isHttps(request, trustProxy) ? secure : plain),
       ),
     );
   });

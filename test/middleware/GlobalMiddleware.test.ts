@@ -275,3 +275,68 @@ describe("Middleware.withRequest", () => {
     expect(url).toBe("/users/7?x=1");
   });
 });
+
+describe("Middleware.decorating", () => {
+  /** Appends `name` to the response's `x-trace`. */
+  const trace =
+    (name: string) =>
+    (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
+      const before = response.headers["x-trace"];
+      return HttpServerResponse.setHeader(
+        response,
+        "x-trace",
+        before === undefined ? name : `${before},${name}`,
+      );
+    };
+  const served = (app: Middleware.App, url = "http://localhost/a/b") =>
+    Effect.runPromise(
+      Effect.provideService(
+        app,
+        HttpServerRequest.HttpServerRequest,
+        HttpServerRequest.fromWeb(new Request(url)),
+      ) as Effect.Effect<HttpServerResponse.HttpServerResponse>,
+    );
+  let runs = 0;
+  const app = Effect.sync(() => {
+    runs += 1;
+    return HttpServerResponse.text("ok");
+  });
+  const outer = Middleware.decorating(() => trace("outer"));
+  const middle = Middleware.decorating(() => Effect.succeed(trace("middle")));
+  const inner = Middleware.decorating(() => trace("inner"));
+  const answering = Middleware.decorating(() =>
+    Effect.succeed({ answer: HttpServerResponse.text("no", { status: 429 }) }),
+  );
+  const untouched = Middleware.decorating(() => undefined);
+
+  it("changes the response as nesting would, the innermost change first, in one step when composed", async () => {
+    const nested = await served(outer(middle(inner(untouched(app)))));
+    const composed = await served(Middleware.compose(outer, middle, inner, untouched)(app));
+    expect(nested.headers["x-trace"]).toBe("inner,middle,outer");
+    expect(composed.headers["x-trace"]).toBe("inner,middle,outer");
+    expect(composed.status).toBe(200);
+  });
+
+  it("answers without running the app, the outer middleware still changing the answer", async () => {
+    runs = 0;
+    const response = await served(Middleware.compose(outer, answering, inner)(app));
+    expect(response.status).toBe(429);
+    expect(response.headers["x-trace"]).toBe("outer");
+    expect(runs).toBe(0);
+    await served(Middleware.compose(outer, inner)(app));
+    expect(runs).toBe(1);
+  });
+
+  it("stays one step under forPrefix, and leaves other paths alone", async () => {
+    const scoped = Middleware.forPrefix("/a", Middleware.compose(outer, inner));
+    const prefixed = Middleware.forPrefix("/a", inner);
+    expect(Middleware.isInfallible(prefixed)).toBe(true);
+    const composed = Middleware.compose(outer, prefixed);
+    expect((await served(composed(app))).headers["x-trace"]).toBe("inner,outer");
+    expect((await served(composed(app), "http://localhost/other")).headers["x-trace"]).toBe(
+      "outer",
+    );
+    expect((await served(scoped(app))).headers["x-trace"]).toBe("inner,outer");
+    expect((await served(scoped(app), "http://localhost/b")).headers["x-trace"]).toBeUndefined();
+  });
+});

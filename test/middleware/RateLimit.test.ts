@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import {
   Controller,
   DEFAULT_RATE_LIMIT,
+  ForbiddenError,
   Get,
   MemoryRateLimitStore,
   Module,
-  ForbiddenError,
   RateLimitMiddleware,
   SecurityHeadersMiddleware,
   StrataApp,

@@ -1,6 +1,5 @@
 import type * as Fiber from "effect/Fiber";
 import * as FiberRef from "effect/FiberRef";
-import * as FiberRefs from "effect/FiberRefs";
 import * as Runtime from "effect/Runtime";
 import * as RuntimeFlags from "effect/RuntimeFlags";
 
@@ -32,9 +31,7 @@ export const childRuntime = (
   return Runtime.make({
     context: parent.currentContext,
     fiberRefs,
-    runtimeFlags: RuntimeFlags.runtimeMetrics(
-      FiberRefs.getOrDefault(fiberRefs, FiberRef.currentRuntimeFlags),
-    )
+    runtimeFlags: RuntimeFlags.runtimeMetrics(parent.getFiberRef(FiberRef.currentRuntimeFlags))
       ? withMetrics
       : withoutMetrics,
   });
