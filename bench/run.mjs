@@ -63,9 +63,12 @@ const SERVERS = [
   { name: "nest-fastify", file: "dist/nest-fastify.js" },
   { name: "effect-platform", file: "dist/effect-platform.js" },
   { name: "effect-platform-notracer", file: "dist/effect-platform-notracer.js" },
+  // The standard two routes only, so that its RSS after load compares with the other servers'.
+  { name: "strata-classic", file: "dist/strata-classic.js" },
   {
-    name: "strata-classic",
+    name: "strata-classic-pipeline",
     file: "dist/strata-classic.js",
+    env: { STRATA_VARIANT: "pipeline" },
     extraRoutes: [REQ_USERS, PIPELINE],
   },
   {

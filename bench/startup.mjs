@@ -27,9 +27,11 @@ const SERVERS = [
   { name: "node-http", file: "servers/node-http.mjs", routes: ["/hello", "/users/42"] },
   { name: "fastify", file: "servers/fastify.mjs", routes: ["/hello", "/users/42"] },
   { name: "effect-platform", file: "dist/effect-platform.js", routes: ["/hello", "/users/42"] },
+  { name: "strata-classic", file: "dist/strata-classic.js", routes: ["/hello", "/users/42"] },
   {
-    name: "strata-classic",
+    name: "strata-classic-pipeline",
     file: "dist/strata-classic.js",
+    env: { STRATA_VARIANT: "pipeline" },
     routes: ["/hello", "/users/42", "/req-users/42", "/pipeline/42"],
   },
   {

@@ -45,7 +45,7 @@ class UsersController {
   }
 }
 
-// Extra route, only here: the same handler with a request-scoped service.
+// Extra route of the `pipeline` variant: the same handler with a request-scoped service.
 @Controller("req-users")
 class ReqUsersController {
   constructor(private readonly users: RequestUsersService) {}
@@ -56,7 +56,8 @@ class ReqUsersController {
   }
 }
 
-// Extra route, only here: the same handler behind one guard and one interceptor (and its pipe).
+// Extra route of the `pipeline` variant: the same handler behind one guard and one interceptor
+// (and its pipe).
 @Injectable()
 class AllowGuard {
   canActivate() {
@@ -108,8 +109,15 @@ class HelloController {
             sealingKey: "bench-sealing-key-bench-sealing-key",
           }),
         ],
-  controllers: [HelloController, UsersController, ReqUsersController, PipelineController],
-  providers: [UsersService, RequestUsersService, AllowGuard, PassInterceptor],
+  controllers: [
+    HelloController,
+    UsersController,
+    ...(variant === "pipeline" ? [ReqUsersController, PipelineController] : []),
+  ],
+  providers: [
+    UsersService,
+    ...(variant === "pipeline" ? [RequestUsersService, AllowGuard, PassInterceptor] : []),
+  ],
 })
 class AppModule {}
 
