@@ -8,6 +8,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type { ShutdownManager } from "../lifecycle/ShutdownManager.js";
+import { outermostForms } from "../middleware/internal/DecoratedRun.js";
 import { causeToResponse, errorResponse } from "./ErrorResponse.js";
 import { NotFoundError } from "./HttpError.js";
 import { withFastApp } from "./server/FastApp.js";
@@ -94,7 +95,12 @@ export const serve = <A, E, R>(
   );
   const served = Effect.gen(function* () {
     const router = yield* HttpLayerRouter.HttpRouter;
-    const handle = handleWith(options.middleware);
+    // Nothing but this server runs outside `options.middleware`: it may take its outermost form.
+    const handle = handleWith(
+      options.middleware === undefined
+        ? undefined
+        : (outermostForms.get(options.middleware) ?? options.middleware),
+    );
     const app = handle(router.asHttpEffect());
     return HttpServer.serve(
       FastRouter.isFastRouter(router) && options.tracing !== true

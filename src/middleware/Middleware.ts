@@ -4,7 +4,15 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
 import { withErrorResponses } from "../core/ErrorResponse.js";
+import {
+  applied,
+  type Change,
+  type Finish,
+  finishers,
+  outermostForms,
+} from "./internal/DecoratedRun.js";
 import { prefixMatcher, requestPath } from "./RequestInfo.js";
 
 /**
@@ -70,17 +78,30 @@ export const compose = (
     const last = stages.at(-1);
     const outer = last === undefined ? undefined : decisions.get(last);
     const inner = decisions.get(next);
-    if (outer !== undefined && inner !== undefined)
+    if (outer !== undefined && inner !== undefined) {
       stages[stages.length - 1] = decorated([...outer, ...inner]);
-    else stages.push(next);
+    } else stages.push(next);
   }
-  return makeInfallible((app) =>
+  const composed = chain(stages);
+  // With only the server outside: a timeout first, or right after the decorating middleware at
+  // the front, ends their run (no fiber of its own).
+  const front = decisions.get(stages[0]) === undefined ? 0 : 1;
+  const finish = stages[front] === undefined ? undefined : finishers.get(stages[front]);
+  if (finish !== undefined) {
+    const decides = front === 0 ? [] : (decisions.get(stages[0]) ?? []);
+    outermostForms.set(composed, chain([decorated(decides, finish), ...stages.slice(front + 1)]));
+  }
+  return composed;
+};
+
+/** `stages` one inside the other, the first outermost, failures answered where they happen. */
+const chain = (stages: ReadonlyArray<HttpMiddleware.HttpMiddleware>) =>
+  makeInfallible((app) =>
     stages.reduceRight<App>(
       (inner, outer) => (infallible.has(outer) ? outer(inner) : withErrorResponses(outer(inner))),
       withErrorResponses(app),
     ),
   );
-};
 
 /**
  * Runs `f` with the request being served: the same as `Effect.flatMap(HttpServerRequest
@@ -123,23 +144,25 @@ export type Decide = (
 /** The decisions of each decorating middleware, outermost first. */
 const decisions = new WeakMap<HttpMiddleware.HttpMiddleware, ReadonlyArray<Decide>>();
 
-/** The changes decided so far applied to `response`, the innermost first (as nesting would). */
-const applied = (
-  changes: ReadonlyArray<Change>,
-  response: HttpServerResponse.HttpServerResponse,
-) => {
-  let changed = response;
-  for (let i = changes.length - 1; i >= 0; i--) changed = changes[i](changed);
-  return changed;
-};
+/** The end of a plain decorated run: the app, its response changed. */
+const changedApp =
+  (app: App): Finish =>
+  (_fiber, _request, changes) =>
+    changes.length === 0 ? app : Effect.map(app, (response) => applied(changes, response));
 
-type Change = Exclude<Decoration, { readonly answer: unknown } | undefined>;
-
-/** One middleware running `decides` in order, outermost first: one look at the request. */
-const decorated = (decides: ReadonlyArray<Decide>): HttpMiddleware.HttpMiddleware => {
+/**
+ * One middleware running `decides` in order, outermost first (one look at the request), then
+ * `finish` (by default, the app with its response changed).
+ */
+const decorated = (
+  decides: ReadonlyArray<Decide>,
+  finishWith: (app: App) => Finish = changedApp,
+): HttpMiddleware.HttpMiddleware => {
   const middleware = makeInfallible((app) => {
+    const finish = finishWith(app);
     /** Runs the decisions from `index` on, given the changes decided before it. */
     const decideFrom = (
+      fiber: Fiber.RuntimeFiber<unknown, unknown>,
       request: HttpServerRequest.HttpServerRequest,
       changes: Array<Change>,
       index: number,
@@ -153,21 +176,29 @@ const decorated = (decides: ReadonlyArray<Decide>): HttpMiddleware.HttpMiddlewar
         }
         if (Effect.isEffect(decision)) {
           return Effect.flatMap(decision, (decoration) => {
-            if (decoration === undefined) return decideFrom(request, changes, i + 1);
+            if (decoration === undefined) return decideFrom(fiber, request, changes, i + 1);
             if (typeof decoration === "function") {
               changes.push(decoration);
-              return decideFrom(request, changes, i + 1);
+              return decideFrom(fiber, request, changes, i + 1);
             }
             return Effect.succeed(applied(changes, decoration.answer));
           });
         }
         return Effect.succeed(applied(changes, decision.answer));
       }
-      return changes.length === 0 ? app : Effect.map(app, (response) => applied(changes, response));
+      return finish(fiber, request, changes);
     };
-    return withRequest((request) => decideFrom(request, [], 0));
+    return Effect.withFiberRuntime((fiber) =>
+      decideFrom(
+        fiber,
+        Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest),
+        [],
+        0,
+      ),
+    );
   });
-  decisions.set(middleware, decides);
+  // A run that ends otherwise (with a timeout) takes no more decorating middleware.
+  if (finishWith === changedApp) decisions.set(middleware, decides);
   return middleware;
 };
 

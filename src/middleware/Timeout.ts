@@ -6,9 +6,11 @@ import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
 import { errorResponse } from "../core/ErrorResponse.js";
 import { RequestTimeoutError } from "../core/HttpError.js";
+import { requestDeadline } from "../core/server/RequestDeadline.js";
 import { childRuntime } from "../core/server/RequestFibers.js";
 import { StartupError } from "../di/StartupError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
+import { applied, finishers } from "./internal/DecoratedRun.js";
 import * as Middleware from "./Middleware.js";
 
 /**
@@ -66,7 +68,10 @@ const within = (
  * A deadline on every request as an Effect `HttpMiddleware`: a request whose response is not
  * ready within `timeout` ms is interrupted (its finalizers and request-scoped `onModuleDestroy`
  * hooks run) and answered 408 in the standard error shape. It bounds producing the response,
- * not streaming a streamed body to the client.
+ * not streaming a streamed body to the client. The handler runs on a fiber of its own, except
+ * on Strata's server when the timeout comes first in the app's middleware or right after its
+ * decorating ones (CORS, security headers, rate limit): the deadline is then kept on the
+ * request's fiber, and the 408 gets the headers those middleware decided on.
  *
  * @since 0.1.0
  * @category middleware
@@ -79,7 +84,23 @@ export const make = (
     return new StartupError({ message: `Timeout: ${millis} is not a positive number of ms` });
   }
   const onTimeout = errorResponse(new RequestTimeoutError());
-  return Effect.succeed(Middleware.makeInfallible((app) => within(app, millis, onTimeout)));
+  const middleware = Middleware.makeInfallible((app) => within(app, millis, onTimeout));
+  finishers.set(middleware, (app) => {
+    const forked = within(app, millis, onTimeout);
+    return (fiber, request, changes) => {
+      const lift = requestDeadline(fiber, request, millis, () => applied(changes, onTimeout));
+      if (lift === undefined) {
+        return changes.length === 0
+          ? forked
+          : Effect.map(forked, (response) => applied(changes, response));
+      }
+      return Effect.map(app, (response) => {
+        lift();
+        return applied(changes, response);
+      });
+    };
+  });
+  return Effect.succeed(middleware);
 };
 
 /**

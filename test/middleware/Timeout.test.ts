@@ -1,22 +1,31 @@
+import * as RateLimiter from "@effect/experimental/RateLimiter";
 import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
 import { describe, expect, it } from "vitest";
 import {
   Controller,
+  CorsMiddleware,
   DEFAULT_TIMEOUT,
   Get,
   Injectable,
+  LoggerMiddleware,
+  Middleware,
   Module,
+  RateLimitMiddleware,
   Scope,
+  SecurityHeadersMiddleware,
   StrataApp,
   Timeout,
   TimeoutMiddleware,
 } from "../../src/index.js";
+import { outermostForms } from "../../src/middleware/internal/DecoratedRun.js";
 import { request, serveTest } from "../../src/testing/index.js";
-import { startedApps } from "../support/started.js";
+import { capturingLogger, startedApps } from "../support/started.js";
 
 const events: Array<string> = [];
 
@@ -46,6 +55,17 @@ class SlowController {
   @Get("fast")
   fast() {
     return { fast: true };
+  }
+  @Get("slow-stream")
+  slowStream() {
+    // Ready at once, then 5 chunks 60 ms apart: streaming outlasts a 100 ms timeout.
+    return HttpServerResponse.stream(
+      Stream.fromIterable(["a", "b", "c", "d", "e"]).pipe(
+        Stream.tap(() => Effect.sleep("60 millis")),
+        Stream.encodeText,
+      ),
+      { contentType: "text/plain" },
+    );
   }
 }
 
@@ -78,6 +98,71 @@ describe("TimeoutMiddleware", () => {
     const fast = await request(app, "GET", "/fast");
     expect(fast.status).toBe(200);
     expect(fast.body).toEqual({ fast: true });
+  });
+
+  const origin = "https://app.example.com";
+  const behindDecorating = (store?: Layer.Layer<RateLimiter.RateLimiterStore>) =>
+    start(AppModule, {}, (app) =>
+      app.use(
+        new CorsMiddleware({ origin: [origin] }),
+        new SecurityHeadersMiddleware(),
+        new RateLimitMiddleware({ max: 1_000, store }),
+        new TimeoutMiddleware({ timeout: 100 }),
+      ),
+    );
+
+  it("behind CORS, security headers and a rate limit, keeps the deadline on the request's fiber: the 408 gets their headers", async () => {
+    const timeout = Effect.runSync(Timeout.make({ timeout: 100 }));
+    const decorating = Middleware.decorating(() => undefined);
+    const plain = Middleware.make((app) => app);
+    expect(outermostForms.has(Middleware.compose(decorating, timeout))).toBe(true);
+    expect(outermostForms.has(Middleware.compose(timeout, plain))).toBe(true);
+    expect(outermostForms.has(Middleware.compose(plain, timeout))).toBe(false);
+    expect(outermostForms.has(Middleware.compose(decorating, plain, timeout))).toBe(false);
+    events.length = 0;
+    const app = await behindDecorating();
+    const slow = await request(app, "GET", "/slow", { headers: { origin } });
+    expect(slow.status).toBe(408);
+    expect(slow.body).toEqual({ statusCode: 408, message: "Request Timeout" });
+    expect(slow.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(slow.headers.get("vary")).toBe("Origin");
+    expect(slow.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(slow.headers.get("ratelimit-limit")).toBe("1000");
+    expect(events).toContain("handler finalizer ran");
+    expect(events).toContain("request scope released");
+    const fast = await request(app, "GET", "/fast", { headers: { origin } });
+    expect(fast.status).toBe(200);
+    expect(fast.headers.get("ratelimit-remaining")).not.toBeNull();
+    expect((await request(app, "GET", "/slow-promise")).status).toBe(408);
+  });
+
+  it("bounds producing the response, not streaming it", async () => {
+    const app = await behindDecorating();
+    const streamed = await request(app, "GET", "/slow-stream");
+    expect(streamed.status).toBe(200);
+    expect(streamed.text).toBe("abcde");
+  });
+
+  it("starts the deadline after an outer decision that had to wait (a slow rate-limit store)", async () => {
+    const slowStore = Layer.succeed(RateLimiter.RateLimiterStore, {
+      fixedWindow: () => Effect.as(Effect.sleep("30 millis"), [1, 1_000] as const),
+      tokenBucket: () => Effect.as(Effect.sleep("30 millis"), 999),
+    });
+    const app = await behindDecorating(slowStore);
+    expect((await request(app, "GET", "/fast")).status).toBe(200);
+    const slow = await request(app, "GET", "/slow", { headers: { origin } });
+    expect(slow.status).toBe(408);
+    expect(slow.headers.get("access-control-allow-origin")).toBe(origin);
+  });
+
+  it("behind middleware that is not decorating (the logger), answers through it", async () => {
+    const { logger, lines } = capturingLogger();
+    const app = await start(AppModule, { logger }, (app) =>
+      app.use(LoggerMiddleware, new TimeoutMiddleware({ timeout: 100 })),
+    );
+    expect((await request(app, "GET", "/slow")).status).toBe(408);
+    const logged = lines.find((line) => line.message === "HTTP request");
+    expect(logged?.annotations).toMatchObject({ path: "/slow", status: 408 });
   });
 
   it("defaults to 30 000 ms and refuses a non-positive timeout", async () => {
