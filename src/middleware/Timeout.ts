@@ -27,6 +27,9 @@ export interface TimeoutOptions {
 /** The default request timeout: 30 000 ms. @since 0.1.0 @category middleware */
 export const DEFAULT_TIMEOUT = 30_000;
 
+/** The longest timeout node's timers allow: 2 147 483 647 ms (about 24.8 days). */
+const MAX_TIMEOUT = 2_147_483_647;
+
 /**
  * Runs `app` on its own fiber, started at once on the request's context and fiber refs, and
  * answers `onTimeout` if it has not answered within `millis`, after interrupting it (its
@@ -82,6 +85,12 @@ export const make = (
   const millis = options.timeout ?? DEFAULT_TIMEOUT;
   if (!Number.isFinite(millis) || millis <= 0) {
     return new StartupError({ message: `Timeout: ${millis} is not a positive number of ms` });
+  }
+  if (millis > MAX_TIMEOUT) {
+    // node would fire such a timer after 1 ms.
+    return new StartupError({
+      message: `Timeout: ${millis} ms is over the ${MAX_TIMEOUT} ms timers allow`,
+    });
   }
   const onTimeout = errorResponse(new RequestTimeoutError());
   const middleware = Middleware.makeInfallible((app) => within(app, millis, onTimeout));

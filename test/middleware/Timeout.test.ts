@@ -165,13 +165,16 @@ describe("TimeoutMiddleware", () => {
     expect(logged?.annotations).toMatchObject({ path: "/slow", status: 408 });
   });
 
-  it("defaults to 30 000 ms and refuses a non-positive timeout", async () => {
+  it("defaults to 30 000 ms and refuses a non-positive timeout, or one over what timers allow", async () => {
     expect(DEFAULT_TIMEOUT).toBe(30_000);
     const app = await start(AppModule, {}, (app) => app.use(TimeoutMiddleware));
     expect((await request(app, "GET", "/fast")).status).toBe(200);
     const broken = new StrataApp(AppModule).use(new TimeoutMiddleware({ timeout: 0 }));
     await expect(broken.listen(0)).rejects.toThrow(/not a positive number of ms/);
     await broken.close();
+    const endless = new StrataApp(AppModule).use(new TimeoutMiddleware({ timeout: 2 ** 31 }));
+    await expect(endless.listen(0)).rejects.toThrow(/over the 2147483647 ms timers allow/);
+    await endless.close();
   });
 });
 
