@@ -95,13 +95,14 @@ export const serve = <A, E, R>(
   );
   const served = Effect.gen(function* () {
     const router = yield* HttpLayerRouter.HttpRouter;
-    // Nothing but this server runs outside `options.middleware`: it may take its outermost form.
+    const app = handleWith(options.middleware)(router.asHttpEffect());
+    // On the fast path nothing but this server runs outside `options.middleware`, so it may
+    // take its outermost form (the generic path wraps `app` in the platform's handling).
     const handle = handleWith(
       options.middleware === undefined
         ? undefined
         : (outermostForms.get(options.middleware) ?? options.middleware),
     );
-    const app = handle(router.asHttpEffect());
     return HttpServer.serve(
       FastRouter.isFastRouter(router) && options.tracing !== true
         ? withFastApp(app, {

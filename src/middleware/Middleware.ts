@@ -2,12 +2,13 @@ import type * as HttpApp from "@effect/platform/HttpApp";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Cause from "effect/Cause";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
-import { withErrorResponses } from "../core/ErrorResponse.js";
+import { causeToResponse, withErrorResponses } from "../core/ErrorResponse.js";
 import {
-  applied,
+  appliedLogged,
   type Change,
   type Finish,
   finishers,
@@ -63,9 +64,11 @@ export const isInfallible = (middleware: HttpMiddleware.HttpMiddleware): boolean
 /**
  * Runs middleware in order, the first listed outermost. What each one answers, failures
  * included, reaches the next (outer) one as a response in the standard error shape: a 401 from
- * an authentication middleware still gets its CORS and security headers. The result never
- * fails: the app's failures and those of every middleware not made by {@link makeInfallible}
- * are answered where they happen. Adjacent {@link decorating} middleware run as one step.
+ * an authentication middleware still gets its CORS and security headers. The app's failures
+ * are answered first, so every middleware sees a response (as under `StrataServer.serve`,
+ * which answers them itself). The result never fails: the failures of every middleware not
+ * made by {@link makeInfallible} are answered where they happen, and a decorating one's as
+ * nesting would. Adjacent {@link decorating} middleware run as one step.
  *
  * @since 0.1.0
  * @category middleware
@@ -144,11 +147,17 @@ export type Decide = (
 /** The decisions of each decorating middleware, outermost first. */
 const decisions = new WeakMap<HttpMiddleware.HttpMiddleware, ReadonlyArray<Decide>>();
 
+/** The answer to a failure of a decision: in the standard shape, changed by those before it. */
+const answerFailure = (cause: Cause.Cause<unknown>, changes: ReadonlyArray<Change>) =>
+  Effect.flatMap(causeToResponse(cause), (response) => appliedLogged(changes, response));
+
 /** The end of a plain decorated run: the app, its response changed. */
 const changedApp =
   (app: App): Finish =>
   (_fiber, _request, changes) =>
-    changes.length === 0 ? app : Effect.map(app, (response) => applied(changes, response));
+    changes.length === 0
+      ? app
+      : Effect.flatMap(app, (response) => appliedLogged(changes, response));
 
 /**
  * One middleware running `decides` in order, outermost first (one look at the request), then
@@ -168,23 +177,32 @@ const decorated = (
       index: number,
     ): App => {
       for (let i = index; i < decides.length; i++) {
-        const decision = decides[i](request);
+        let decision: ReturnType<Decide>;
+        try {
+          decision = decides[i](request);
+        } catch (defect) {
+          // Answered as nesting would: a 500 the middleware outside this one still change.
+          return answerFailure(Cause.die(defect), changes);
+        }
         if (decision === undefined) continue;
         if (typeof decision === "function") {
           changes.push(decision);
           continue;
         }
         if (Effect.isEffect(decision)) {
-          return Effect.flatMap(decision, (decoration) => {
-            if (decoration === undefined) return decideFrom(fiber, request, changes, i + 1);
-            if (typeof decoration === "function") {
-              changes.push(decoration);
-              return decideFrom(fiber, request, changes, i + 1);
-            }
-            return Effect.succeed(applied(changes, decoration.answer));
+          return Effect.matchCauseEffect(decision, {
+            onFailure: (cause) => answerFailure(cause, changes),
+            onSuccess: (decoration) => {
+              if (decoration === undefined) return decideFrom(fiber, request, changes, i + 1);
+              if (typeof decoration === "function") {
+                changes.push(decoration);
+                return decideFrom(fiber, request, changes, i + 1);
+              }
+              return appliedLogged(changes, decoration.answer);
+            },
           });
         }
-        return Effect.succeed(applied(changes, decision.answer));
+        return appliedLogged(changes, decision.answer);
       }
       return finish(fiber, request, changes);
     };

@@ -6,11 +6,11 @@ import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
 import { errorResponse } from "../core/ErrorResponse.js";
 import { RequestTimeoutError } from "../core/HttpError.js";
-import { requestDeadline } from "../core/server/RequestDeadline.js";
+import { RequestDeadline } from "../core/server/RequestDeadline.js";
 import { childRuntime } from "../core/server/RequestFibers.js";
 import { StartupError } from "../di/StartupError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
-import { applied, finishers } from "./internal/DecoratedRun.js";
+import { applied, appliedLogged, finishers, logDefects } from "./internal/DecoratedRun.js";
 import * as Middleware from "./Middleware.js";
 
 /**
@@ -46,8 +46,10 @@ const within = (
     const fiber = Runtime.runFork(childRuntime(parent))(
       app as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>,
     );
+    // What the handler set in its fiber refs (pre-response handlers, log annotations) carries
+    // over to the request's fiber, as joining it would.
     const done = fiber.unsafePoll();
-    if (done !== null) return done;
+    if (done !== null) return Effect.zipRight(Fiber.inheritAll(fiber), done);
     return Effect.async<HttpServerResponse.HttpServerResponse, unknown>((resume) => {
       let settled = false;
       const timer = setTimeout(() => {
@@ -58,7 +60,7 @@ const within = (
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resume(exit);
+        resume(Effect.zipRight(Fiber.inheritAll(fiber), exit));
       });
       return Effect.suspend(() => {
         clearTimeout(timer);
@@ -97,16 +99,28 @@ export const make = (
   finishers.set(middleware, (app) => {
     const forked = within(app, millis, onTimeout);
     return (fiber, request, changes) => {
-      const lift = requestDeadline(fiber, request, millis, () => applied(changes, onTimeout));
-      if (lift === undefined) {
+      const deadline = RequestDeadline.start(fiber, request, millis);
+      if (deadline === undefined) {
         return changes.length === 0
           ? forked
-          : Effect.map(forked, (response) => applied(changes, response));
+          : Effect.flatMap(forked, (response) => appliedLogged(changes, response));
       }
-      return Effect.map(app, (response) => {
-        lift();
-        return applied(changes, response);
-      });
+      /** Lifts the deadline and, if it passed, answers 408 (changed as decided) right now. */
+      const settle = <A, E>(then: Effect.Effect<A, E>): Effect.Effect<A, E> => {
+        deadline.lift();
+        if (!deadline.passed) return then;
+        const defects: Array<unknown> = [];
+        deadline.answer(applied(changes, onTimeout, defects));
+        return defects.length === 0 ? then : Effect.zipRight(logDefects(defects), then);
+      };
+      // The 408 is written here, after the interrupted code's finalizers and before the
+      // request scope closes; an uninterruptible handler finishes first, then gets the 408.
+      return Effect.uninterruptibleMask((restore) =>
+        Effect.matchCauseEffect(restore(app), {
+          onSuccess: (response) => settle(appliedLogged(changes, response)),
+          onFailure: (cause) => settle(Effect.failCause(cause)),
+        }),
+      );
     };
   });
   return Effect.succeed(middleware);

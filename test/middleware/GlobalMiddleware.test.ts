@@ -327,6 +327,28 @@ describe("Middleware.decorating", () => {
     expect(runs).toBe(1);
   });
 
+  it("answers a decision or change that fails as nesting would: 500, changed by the ones outside", async () => {
+    const broken = [
+      Middleware.decorating(() => {
+        throw new Error("decide bug");
+      }),
+      Middleware.decorating(() => Effect.die(new Error("store bug"))),
+      Middleware.decorating(() => () => {
+        throw new Error("change bug");
+      }),
+    ];
+    for (const middleware of broken) {
+      const response = await served(Middleware.compose(outer, middleware, inner)(app));
+      expect(response.status).toBe(500);
+      expect(response.headers["x-trace"]).toBe("outer");
+      const body = response.body as { readonly body?: unknown };
+      expect(JSON.parse(String(body.body))).toEqual({
+        statusCode: 500,
+        message: "Internal Server Error",
+      });
+    }
+  });
+
   it("stays one step under forPrefix, and leaves other paths alone", async () => {
     const scoped = Middleware.forPrefix("/a", Middleware.compose(outer, inner));
     const prefixed = Middleware.forPrefix("/a", inner);

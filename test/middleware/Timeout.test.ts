@@ -1,9 +1,11 @@
 import * as RateLimiter from "@effect/experimental/RateLimiter";
+import * as HttpApp from "@effect/platform/HttpApp";
 import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
+import * as FiberId from "effect/FiberId";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
 import { describe, expect, it } from "vitest";
@@ -28,10 +30,15 @@ import { request, serveTest } from "../../src/testing/index.js";
 import { capturingLogger, startedApps } from "../support/started.js";
 
 const events: Array<string> = [];
+const fibers: Array<FiberId.FiberId> = [];
+
+/** How long the request-scoped provider takes to be destroyed (ms). */
+let slowDestroy = 0;
 
 @Injectable({ scope: Scope.REQUEST })
 class RequestWork {
-  onModuleDestroy() {
+  async onModuleDestroy() {
+    if (slowDestroy > 0) await new Promise((resolve) => setTimeout(resolve, slowDestroy));
     events.push("request scope released");
   }
 }
@@ -55,6 +62,23 @@ class SlowController {
   @Get("fast")
   fast() {
     return { fast: true };
+  }
+  @Get("medium")
+  medium() {
+    return Effect.sleep("50 millis").pipe(Effect.as({ medium: true }));
+  }
+  @Get("fiber")
+  fiber() {
+    return Effect.map(Effect.fiberId, (id) => {
+      fibers.push(id);
+      return { ok: true };
+    });
+  }
+  @Get("pre-response")
+  preResponse() {
+    return HttpApp.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "x-pre", "yes")),
+    ).pipe(Effect.zipRight(Effect.sleep("10 millis")), Effect.as("ok"));
   }
   @Get("slow-stream")
   slowStream() {
@@ -143,16 +167,69 @@ describe("TimeoutMiddleware", () => {
     expect(streamed.text).toBe("abcde");
   });
 
-  it("starts the deadline after an outer decision that had to wait (a slow rate-limit store)", async () => {
+  it("keeps the deadline on the request's own fiber there, and forks behind other middleware", async () => {
+    const recordFiber = Middleware.decorating(() =>
+      Effect.map(Effect.fiberId, (id) => {
+        fibers.push(id);
+        return undefined;
+      }),
+    );
+    const inline = await start(AppModule, {}, (app) =>
+      app.use(recordFiber, new TimeoutMiddleware({ timeout: 1_000 })),
+    );
+    fibers.length = 0;
+    expect((await request(inline, "GET", "/fiber")).status).toBe(200);
+    expect(fibers).toHaveLength(2);
+    expect(FiberId.threadName(fibers[1])).toBe(FiberId.threadName(fibers[0]));
+    const forked = await start(AppModule, {}, (app) =>
+      app.use(
+        Middleware.make((app) => app),
+        recordFiber,
+        new TimeoutMiddleware({ timeout: 1_000 }),
+      ),
+    );
+    fibers.length = 0;
+    expect((await request(forked, "GET", "/fiber")).status).toBe(200);
+    expect(FiberId.threadName(fibers[1])).not.toBe(FiberId.threadName(fibers[0]));
+  });
+
+  it("starts the deadline once an outer decision that had to wait is made (a slow rate-limit store)", async () => {
     const slowStore = Layer.succeed(RateLimiter.RateLimiterStore, {
-      fixedWindow: () => Effect.as(Effect.sleep("30 millis"), [1, 1_000] as const),
-      tokenBucket: () => Effect.as(Effect.sleep("30 millis"), 999),
+      fixedWindow: () => Effect.as(Effect.sleep("80 millis"), [1, 1_000] as const),
+      tokenBucket: () => Effect.as(Effect.sleep("80 millis"), 999),
     });
     const app = await behindDecorating(slowStore);
-    expect((await request(app, "GET", "/fast")).status).toBe(200);
+    // 80 ms deciding, then 50 ms of handler: within a 100 ms deadline counted from the decision.
+    const medium = await request(app, "GET", "/medium");
+    expect(medium.status).toBe(200);
+    expect(medium.body).toEqual({ medium: true });
     const slow = await request(app, "GET", "/slow", { headers: { origin } });
     expect(slow.status).toBe(408);
     expect(slow.headers.get("access-control-allow-origin")).toBe(origin);
+  });
+
+  it("answers before the request scope has closed (a slow request-scoped onModuleDestroy)", async () => {
+    slowDestroy = 1_000;
+    try {
+      const app = await start(AppModule, {}, (app) =>
+        app.use(new TimeoutMiddleware({ timeout: 100 })),
+      );
+      const began = Date.now();
+      expect((await request(app, "GET", "/slow")).status).toBe(408);
+      expect(Date.now() - began).toBeLessThan(700);
+    } finally {
+      slowDestroy = 0;
+    }
+  });
+
+  it("keeps what the handler set in its fiber refs (a pre-response handler), first or behind the logger", async () => {
+    for (const order of [
+      [new TimeoutMiddleware({ timeout: 1_000 }), LoggerMiddleware],
+      [LoggerMiddleware, new TimeoutMiddleware({ timeout: 1_000 })],
+    ]) {
+      const app = await start(AppModule, {}, (app) => app.use(...order));
+      expect((await request(app, "GET", "/pre-response")).headers.get("x-pre")).toBe("yes");
+    }
   });
 
   it("behind middleware that is not decorating (the logger), answers through it", async () => {
@@ -176,6 +253,62 @@ describe("TimeoutMiddleware", () => {
     await expect(endless.listen(0)).rejects.toThrow(/over the 2147483647 ms timers allow/);
     await endless.close();
   });
+});
+
+describe("Timeout (Effect face), off the fast path and around uninterruptible routes", () => {
+  const timeout = Effect.runSync(Timeout.make({ timeout: 100 }));
+  // Real timers: these layers are built on the test clock.
+  const wait = (ms: number) =>
+    Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)));
+  const slowRoute = HttpLayerRouter.add(
+    "GET",
+    "/slow",
+    wait(3_000).pipe(Effect.as(HttpServerResponse.text("late"))),
+  );
+  const uninterruptible = HttpLayerRouter.add(
+    "GET",
+    "/uninterruptible",
+    wait(300).pipe(Effect.as(HttpServerResponse.text("late"))),
+    { uninterruptible: true },
+  );
+  layer(
+    serveTest(Layer.mergeAll(slowRoute, uninterruptible, HttpLayerRouter.cors()), {
+      middleware: Middleware.compose(timeout),
+    }),
+  )("with platform router middleware (the generic path)", (it) => {
+    it.effect("answers 408 in time", () =>
+      Effect.gen(function* () {
+        const began = Date.now();
+        const response = yield* HttpClient.get("/slow");
+        expect(response.status).toBe(408);
+        expect(Date.now() - began).toBeLessThan(1_000);
+      }),
+    );
+  });
+  layer(
+    serveTest(Layer.mergeAll(slowRoute, uninterruptible), {
+      middleware: Middleware.compose(timeout),
+    }),
+  )("on the fast path", (it) => {
+    it.effect("lets an uninterruptible handler finish, then answers 408", () =>
+      Effect.gen(function* () {
+        const began = Date.now();
+        const response = yield* HttpClient.get("/uninterruptible");
+        expect(response.status).toBe(408);
+        expect(Date.now() - began).toBeGreaterThanOrEqual(290);
+      }),
+    );
+  });
+  layer(serveTest(slowRoute, { middleware: Middleware.compose(timeout), tracing: true }))(
+    "with tracing (the generic path)",
+    (it) => {
+      it.effect("answers 408 in time", () =>
+        Effect.gen(function* () {
+          expect((yield* HttpClient.get("/slow")).status).toBe(408);
+        }),
+      );
+    },
+  );
 });
 
 describe("Timeout (Effect face)", () => {

@@ -8,29 +8,48 @@ import { NodeServerRequest } from "./NodeServerRequest.js";
 
 /**
  * A deadline on producing the response of a request served by Strata's node server, kept on
- * the request's own fiber: if `millis` pass first, the fiber is interrupted (finalizers run,
- * the request scope closes) and, once it has ended, `answer()` is written unless a response
- * was already on its way. Returns the function that lifts the deadline (it is also lifted when
- * the fiber ends), or `undefined` for a request of another server (the caller then forks).
+ * the request's own fiber: once `millis` have passed, the fiber is interrupted. Whoever runs
+ * the request's code then `answer`s at the right moment (after the interrupted code's
+ * finalizers, before the request scope closes) and `lift`s the deadline once the response is
+ * produced or the code has ended.
  */
-export const requestDeadline = (
-  fiber: Fiber.RuntimeFiber<unknown, unknown>,
-  request: HttpServerRequest.HttpServerRequest,
-  millis: number,
-  answer: () => HttpServerResponse.HttpServerResponse,
-): (() => void) | undefined => {
-  if (!(request instanceof NodeServerRequest)) return undefined;
-  const res = request.response;
-  const timer = setTimeout(() => {
-    if (fiber.unsafePoll() !== null) return;
-    fiber.addObserver(() => {
-      if (res.headersSent || res.writableEnded) return;
-      const writing = writeNodeResponse(res, request.method, answer());
-      if (writing !== Effect.void) Effect.runFork(writing);
-    });
-    fiber.unsafeInterruptAsFork(FiberId.none);
-  }, millis);
-  const lift = () => clearTimeout(timer);
-  fiber.addObserver(lift);
-  return lift;
-};
+export class RequestDeadline {
+  /** Whether the deadline passed (the fiber was interrupted for it). */
+  passed = false;
+  private readonly timer: ReturnType<typeof setTimeout>;
+
+  private constructor(
+    fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    private readonly request: NodeServerRequest,
+    millis: number,
+  ) {
+    this.timer = setTimeout(() => {
+      this.passed = true;
+      fiber.unsafeInterruptAsFork(FiberId.none);
+    }, millis);
+  }
+
+  /** A deadline for `request`, or `undefined` when another server serves it (fork instead). */
+  static start(
+    fiber: Fiber.RuntimeFiber<unknown, unknown>,
+    request: HttpServerRequest.HttpServerRequest,
+    millis: number,
+  ): RequestDeadline | undefined {
+    return request instanceof NodeServerRequest
+      ? new RequestDeadline(fiber, request, millis)
+      : undefined;
+  }
+
+  /** Stops the timer. */
+  lift(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** Writes `response` now, unless a response is already on its way. */
+  answer(response: HttpServerResponse.HttpServerResponse): void {
+    const res = this.request.response;
+    if (res.headersSent || res.writableEnded) return;
+    const writing = writeNodeResponse(res, this.request.method, response);
+    if (writing !== Effect.void) Effect.runFork(writing);
+  }
+}

@@ -5,8 +5,11 @@
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
-import type * as Effect from "effect/Effect";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
+import { errorResponse } from "../../core/ErrorResponse.js";
+import { InternalServerError } from "../../core/HttpError.js";
 
 type Response = HttpServerResponse.HttpServerResponse;
 
@@ -16,11 +19,47 @@ export type App = Effect.Effect<Response, unknown, unknown>;
 /** A change of the app's response a decorating middleware decided on. */
 export type Change = (response: Response) => Response;
 
-/** `response` with `changes` applied, the innermost (last decided) first, as nesting would. */
-export const applied = (changes: ReadonlyArray<Change>, response: Response): Response => {
+const internalError = errorResponse(new InternalServerError());
+
+/**
+ * `response` with `changes` applied, the innermost (last decided) first, as nesting would: a
+ * change that throws makes the response a 500 in the standard shape for the changes outside
+ * it, and its defect goes to `defects`.
+ */
+export const applied = (
+  changes: ReadonlyArray<Change>,
+  response: Response,
+  defects: Array<unknown>,
+): Response => {
   let changed = response;
-  for (let i = changes.length - 1; i >= 0; i--) changed = changes[i](changed);
+  for (let i = changes.length - 1; i >= 0; i--) {
+    try {
+      changed = changes[i](changed);
+    } catch (defect) {
+      defects.push(defect);
+      changed = internalError;
+    }
+  }
   return changed;
+};
+
+/** Logs what changes threw, as an unhandled failure answered 500. */
+export const logDefects = (defects: ReadonlyArray<unknown>): Effect.Effect<void> =>
+  Effect.forEach(
+    defects,
+    (defect) =>
+      Effect.logError("Unhandled failure, answered 500 Internal Server Error", Cause.die(defect)),
+    { discard: true },
+  );
+
+/** {@link applied}, logging what threw. */
+export const appliedLogged = (
+  changes: ReadonlyArray<Change>,
+  response: Response,
+): Effect.Effect<Response> => {
+  const defects: Array<unknown> = [];
+  const changed = applied(changes, response, defects);
+  return defects.length === 0 ? Effect.succeed(changed) : Effect.as(logDefects(defects), changed);
 };
 
 /**
