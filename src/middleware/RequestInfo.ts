@@ -12,9 +12,12 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 export type TrustProxy = boolean | number;
 
 /**
- * The path of a request as the client sent it, without its query string: what middleware
- * match, exclude and log (never the query, which may carry codes or tokens). An absolute URL
- * (a proxy's request target, or a request made with `HttpServerRequest.fromWeb`) gives its path.
+ * The path of a request as the router reads it, without its query string: what middleware
+ * match, exclude and log (never the query, which may carry codes or tokens). Like the router,
+ * it is percent-decoded with repeated slashes collapsed (`//admin/%75sers` is `/admin/users`),
+ * so that no spelling of a path reaches a route while skipping middleware scoped to it. An
+ * absolute URL (a proxy's request target, or a request made with `HttpServerRequest.fromWeb`)
+ * gives its path.
  *
  * @since 0.1.0
  * @category middleware
@@ -22,18 +25,18 @@ export type TrustProxy = boolean | number;
 export const requestPath = (request: HttpServerRequest.HttpServerRequest): string => {
   const url = request.originalUrl;
   const query = url.indexOf("?");
-  const path = query === -1 ? url : url.slice(0, query);
-  if (path.startsWith("/")) return path;
-  return URL.canParse(path) ? new URL(path).pathname : path;
+  let path = query === -1 ? url : url.slice(0, query);
+  if (!path.startsWith("/")) path = URL.canParse(path) ? new URL(path).pathname : path;
+  if (path.includes("%")) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      // A malformed escape: the router does not decode it either.
+    }
+  }
+  return path.includes("//") ? path.replace(/\/{2,}/g, "/") : path;
 };
 
-/**
- * A path prefix in canonical form: a leading `/`, no trailing `/` (`"admin/"` is `/admin`,
- * `""` and `"/"` are `/`).
- *
- * @since 0.1.0
- * @category middleware
- */
 export const normalizePrefix = (prefix: string): string => {
   const trimmed = prefix.replace(/\/+$/, "");
   if (trimmed === "") return "/";
@@ -41,17 +44,21 @@ export const normalizePrefix = (prefix: string): string => {
 };
 
 /**
- * A test for paths under `prefix`, on segment boundaries: `/admin` matches `/admin` and
- * `/admin/users`, not `/administrator`.
+ * A test for paths (as {@link requestPath} gives them) under `prefix`, on segment boundaries:
+ * `/admin` matches `/admin` and `/admin/users`, not `/administrator`. Letter case is ignored,
+ * as the router ignores it by default: `/ADMIN/users` reaches the `/admin/users` route.
  *
  * @since 0.1.0
  * @category middleware
  */
 export const prefixMatcher = (prefix: string): ((path: string) => boolean) => {
-  const normalized = normalizePrefix(prefix);
+  const normalized = normalizePrefix(prefix).toLowerCase();
   if (normalized === "/") return () => true;
   const withSlash = `${normalized}/`;
-  return (path) => path === normalized || path.startsWith(withSlash);
+  return (path) => {
+    const folded = path.toLowerCase();
+    return folded === normalized || folded.startsWith(withSlash);
+  };
 };
 
 /** The first value of a header node may have joined or repeated. */

@@ -1,3 +1,4 @@
+import http from "node:http";
 import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
@@ -111,6 +112,36 @@ describe("GlobalMiddlewareManager and app.use", () => {
     expect((await request(app, "GET", "/admin")).headers.get("x-trace")).toBe("admin");
     expect((await request(app, "GET", "/administrator")).headers.get("x-trace")).toBeNull();
     expect((await request(app, "GET", "/hello")).headers.get("x-trace")).toBeNull();
+  });
+
+  it("applies prefixed middleware to every spelling of a path the router accepts", async () => {
+    const app = await start(AppModule, {}, (app) => app.use("/admin", ApiKeyMiddleware));
+    const url = new URL(app.getUrl());
+    // Sent as written (fetch would normalise these): repeated slashes, case, percent-escapes,
+    // and an absolute request target.
+    const raw = (target: string) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = http.request(
+          { host: url.hostname, port: url.port, method: "GET", path: target },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        sent.on("error", reject);
+        sent.end();
+      });
+    expect(await raw("/admin/users")).toBe(401);
+    for (const target of [
+      "//admin/users",
+      "/ADMIN/users",
+      "/Admin//users",
+      "/%61dmin/users",
+      `http://${url.host}//admin/users`,
+    ]) {
+      expect([target, await raw(target)]).toEqual([target, 401]);
+    }
+    expect(await raw("/hello")).toBe(200);
   });
 
   it("resolves middleware classes through dependency injection", async () => {
