@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect";
 import * as FiberId from "effect/FiberId";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   Controller,
   CorsMiddleware,
@@ -191,6 +191,20 @@ describe("TimeoutMiddleware", () => {
     fibers.length = 0;
     expect((await request(forked, "GET", "/fiber")).status).toBe(200);
     expect(FiberId.threadName(fibers[1])).not.toBe(FiberId.threadName(fibers[0]));
+  });
+
+  it("starts no timer for a handler that answers at once, one for a handler that waits", async () => {
+    const app = await behindDecorating();
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    try {
+      const deadlines = () => timers.mock.calls.filter(([, ms]) => ms === 100).length;
+      expect((await request(app, "GET", "/fast")).status).toBe(200);
+      expect(deadlines()).toBe(0);
+      expect((await request(app, "GET", "/medium")).status).toBe(200);
+      expect(deadlines()).toBe(1);
+    } finally {
+      timers.mockRestore();
+    }
   });
 
   it("starts the deadline once an outer decision that had to wait is made (a slow rate-limit store)", async () => {

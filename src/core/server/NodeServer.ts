@@ -126,7 +126,11 @@ const fastHandler = (
   };
   const notFound = fast.notFound;
   const unmatched = Effect.isEffect(notFound) ? complete(notFound) : undefined;
-  const run = (map: Map<string, unknown>, res: ServerResponse, program: Effect.Effect<void>) => {
+  const run = (
+    map: Map<string, unknown>,
+    request: NodeServerRequest,
+    program: Effect.Effect<void>,
+  ) => {
     const fiber = Runtime.runFork(
       Runtime.make({
         context: Context.unsafeMake(map),
@@ -135,7 +139,10 @@ const fastHandler = (
       }),
       program,
     );
-    if (fiber.unsafePoll() === null) inFlight.track(res, fiber);
+    if (fiber.unsafePoll() === null) {
+      inFlight.track(request.response, fiber);
+      request.markWaited();
+    }
   };
   return (req, res) => {
     inFlight.arrive(req, res);
@@ -151,7 +158,7 @@ const fastHandler = (
       map.set(HttpServerRequest.HttpServerRequest.key, request);
       map.set(HttpServerRequest.ParsedSearchParams.key, {});
       map.set(Scope.Scope.key, newScope());
-      run(map, res, unmatched);
+      run(map, request, unmatched);
       return;
     }
     const route = found.handler;
@@ -169,7 +176,7 @@ const fastHandler = (
       params: found.params,
     });
     map.set(Scope.Scope.key, newScope());
-    run(map, res, programOf(route));
+    run(map, request, programOf(route));
   };
 };
 

@@ -36,14 +36,29 @@ export class NodeServerRequest
     | Effect.Effect<Multipart.Persisted, Multipart.MultipartError, never>
     | undefined;
 
+  /** The request as the server made it: copies made by `modify` share its state below. */
+  readonly origin: NodeServerRequest;
+  /** Whether the request's fiber has had to wait (its first run did not finish). */
+  waited = false;
+  /** A deadline to start once the fiber has had to wait (see `RequestDeadline`). */
+  deadline: { arm(): void } | undefined = undefined;
+
   constructor(
     readonly source: NodeIncomingMessage,
     readonly response: ServerResponse,
     readonly url: string = source.url ?? "/",
     private readonly headersOverride?: Headers.Headers,
     private readonly remoteAddressOverride?: string,
+    origin?: NodeServerRequest,
   ) {
     super();
+    this.origin = origin ?? this;
+  }
+
+  /** Called by the server when the request's fiber has had to wait: starts its deadline. */
+  markWaited(): void {
+    this.waited = true;
+    this.deadline?.arm();
   }
 
   get originalUrl(): string {
@@ -157,6 +172,7 @@ export class NodeServerRequest
       options.url ?? this.url,
       options.headers ?? this.headersOverride,
       options.remoteAddress ?? this.remoteAddressOverride,
+      this.origin,
     );
   }
 
