@@ -10,7 +10,7 @@ import { RequestDeadline } from "../core/server/RequestDeadline.js";
 import { childRuntime } from "../core/server/RequestFibers.js";
 import { StartupError } from "../di/StartupError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
-import { applied, appliedLogged, finishers, logDefects } from "./internal/DecoratedRun.js";
+import { applied, appliedLogged, finishers } from "./internal/DecoratedRun.js";
 import * as Middleware from "./Middleware.js";
 
 /**
@@ -99,28 +99,19 @@ export const make = (
   finishers.set(middleware, (app) => {
     const forked = within(app, millis, onTimeout);
     return (fiber, request, changes) => {
-      const deadline = RequestDeadline.start(fiber, request, millis);
+      const deadline = RequestDeadline.start(fiber, request, millis, () =>
+        applied(changes, onTimeout, []),
+      );
       if (deadline === undefined) {
         return changes.length === 0
           ? forked
           : Effect.flatMap(forked, (response) => appliedLogged(changes, response));
       }
-      /** Lifts the deadline and, if it passed, answers 408 (changed as decided) right now. */
-      const settle = <A, E>(then: Effect.Effect<A, E>): Effect.Effect<A, E> => {
+      // An uninterruptible handler that overran still gets the 408.
+      return Effect.flatMap(app, (response) => {
         deadline.lift();
-        if (!deadline.passed) return then;
-        const defects: Array<unknown> = [];
-        deadline.answer(applied(changes, onTimeout, defects));
-        return defects.length === 0 ? then : Effect.zipRight(logDefects(defects), then);
-      };
-      // The 408 is written here, after the interrupted code's finalizers and before the
-      // request scope closes; an uninterruptible handler finishes first, then gets the 408.
-      return Effect.uninterruptibleMask((restore) =>
-        Effect.matchCauseEffect(restore(app), {
-          onSuccess: (response) => settle(appliedLogged(changes, response)),
-          onFailure: (cause) => settle(Effect.failCause(cause)),
-        }),
-      );
+        return appliedLogged(changes, deadline.passed ? onTimeout : response);
+      });
     };
   });
   return Effect.succeed(middleware);

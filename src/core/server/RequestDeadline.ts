@@ -1,19 +1,21 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
 import * as FiberId from "effect/FiberId";
+import * as Scope from "effect/Scope";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
 import { NodeServerRequest } from "./NodeServerRequest.js";
 
 /**
  * A deadline on producing the response of a request served by Strata's node server, kept on
- * the request's own fiber: its timer starts once the fiber has had to wait (a handler that
- * answers at once needs none: measured, a timer a request made V8 move request objects to its
- * old generation), and when it fires the fiber is interrupted. Whoever runs the request's code
- * then `answer`s at the right moment (after the interrupted code's finalizers, before the
- * request scope closes) and `lift`s the deadline once the response is produced or the code
- * has ended.
+ * the request's own fiber. Its timer starts only once the fiber has had to wait: a handler
+ * that answers at once needs none (measured: a timer a request made V8 move request objects to
+ * its old generation). When it fires, `timeoutAnswer()` is queued as the first finalizer of the
+ * request scope (it runs after the interrupted code's own finalizers, before request-scoped
+ * providers are destroyed) and the fiber is interrupted. The code run on the fiber `lift`s the
+ * deadline once the response is produced.
  */
 export class RequestDeadline {
   /** Whether the deadline passed (the fiber was interrupted for it). */
@@ -25,6 +27,7 @@ export class RequestDeadline {
     private readonly fiber: Fiber.RuntimeFiber<unknown, unknown>,
     private readonly request: NodeServerRequest,
     private readonly millis: number,
+    private readonly timeoutAnswer: () => HttpServerResponse.HttpServerResponse,
   ) {}
 
   /** A deadline for `request`, or `undefined` when another server serves it (fork instead). */
@@ -32,9 +35,10 @@ export class RequestDeadline {
     fiber: Fiber.RuntimeFiber<unknown, unknown>,
     request: HttpServerRequest.HttpServerRequest,
     millis: number,
+    timeoutAnswer: () => HttpServerResponse.HttpServerResponse,
   ): RequestDeadline | undefined {
     if (!(request instanceof NodeServerRequest)) return undefined;
-    const deadline = new RequestDeadline(fiber, request, millis);
+    const deadline = new RequestDeadline(fiber, request, millis, timeoutAnswer);
     const origin = request.origin;
     origin.deadline = deadline;
     if (origin.waited) deadline.arm();
@@ -44,10 +48,9 @@ export class RequestDeadline {
   /** Starts the timer (the server calls it once the request's fiber has had to wait). */
   arm(): void {
     if (this.timer !== undefined || this.lifted) return;
-    this.timer = setTimeout(() => {
-      this.passed = true;
-      this.fiber.unsafeInterruptAsFork(FiberId.none);
-    }, this.millis);
+    this.timer = setTimeout(() => this.pass(), this.millis);
+    // Interrupted otherwise (the client went away): nothing is kept until the timer fires.
+    this.fiber.addObserver(() => this.lift());
   }
 
   /** Ends the deadline: its timer, if started, is stopped. */
@@ -57,8 +60,18 @@ export class RequestDeadline {
     this.request.origin.deadline = undefined;
   }
 
+  private pass(): void {
+    if (this.lifted || this.fiber.unsafePoll() !== null) return;
+    this.passed = true;
+    const answer = Effect.sync(() => this.answer(this.timeoutAnswer()));
+    const scope = Context.getOption(this.fiber.currentContext, Scope.Scope);
+    if (scope._tag === "Some") Effect.runSync(Scope.addFinalizer(scope.value, answer));
+    else this.fiber.addObserver(() => Effect.runSync(answer));
+    this.fiber.unsafeInterruptAsFork(FiberId.none);
+  }
+
   /** Writes `response` now, unless a response is already on its way. */
-  answer(response: HttpServerResponse.HttpServerResponse): void {
+  private answer(response: HttpServerResponse.HttpServerResponse): void {
     const res = this.request.response;
     if (res.headersSent || res.writableEnded) return;
     const writing = writeNodeResponse(res, this.request.method, response);

@@ -44,7 +44,7 @@ export const applied = (
 };
 
 /** Logs what changes threw, as an unhandled failure answered 500. */
-export const logDefects = (defects: ReadonlyArray<unknown>): Effect.Effect<void> =>
+const logDefects = (defects: ReadonlyArray<unknown>): Effect.Effect<void> =>
   Effect.forEach(
     defects,
     (defect) =>
