@@ -109,28 +109,26 @@ describe("RateLimitMiddleware", () => {
 
   it("answers a failing key function itself, in the standard shape, under the outer middleware", async () => {
     const logs = capturingLogger();
-    const behind = (key: () => string) =>
-      start(AppModule, { logger: logs.logger }, (app) =>
-        app.use(new SecurityHeadersMiddleware(), new RateLimitMiddleware({ key })),
+    /** The answer to a request when the key function throws `error`. */
+    const answerWhenKeyThrows = async (error: Error) => {
+      const app = await start(AppModule, { logger: logs.logger }, (app) =>
+        app.use(
+          new SecurityHeadersMiddleware(),
+          new RateLimitMiddleware({
+            key: () => {
+              throw error;
+            },
+          }),
+        ),
       );
-    const thrown = await request(
-      await behind(() => {
-        throw new Error("secret key detail");
-      }),
-      "GET",
-      "/api",
-    );
+      return request(app, "GET", "/api");
+    };
+    const thrown = await answerWhenKeyThrows(new Error("secret key detail"));
     expect(thrown.status).toBe(500);
     expect(thrown.body).toEqual({ statusCode: 500, message: "Internal Server Error" });
     expect(thrown.headers.get("x-content-type-options")).toBe("nosniff");
     expect(thrown.headers.get("ratelimit-limit")).toBeNull();
-    const refused = await request(
-      await behind(() => {
-        throw new ForbiddenError("No API key");
-      }),
-      "GET",
-      "/api",
-    );
+    const refused = await answerWhenKeyThrows(new ForbiddenError("No API key"));
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ statusCode: 403, message: "No API key" });
     expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
