@@ -85,11 +85,26 @@ export const causeToResponse = <E>(
   } else if (Cause.isInterruptedOnly(cause)) {
     return Effect.succeed(HttpServerError.causeResponseStripped(cause)[0]);
   }
-  return Effect.as(
-    Effect.logError("Unhandled failure, answered 500 Internal Server Error", cause),
-    errorResponse(internal),
-  );
+  return Effect.as(logUnhandled(cause), internalErrorResponse);
 };
+
+/**
+ * The 500 in the standard shape, for failures nobody handled.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const internalErrorResponse: HttpServerResponse.HttpServerResponse = errorResponse(internal);
+
+/**
+ * Logs a failure nobody handled, answered with {@link internalErrorResponse}: the full cause
+ * goes to the server log, never to the client.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const logUnhandled = (cause: Cause.Cause<unknown>): Effect.Effect<void> =>
+  Effect.logError("Unhandled failure, answered 500 Internal Server Error", cause);
 
 /**
  * Wraps an HTTP app so that every failure becomes a response in the standard error shape.

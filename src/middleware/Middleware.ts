@@ -176,35 +176,29 @@ const decorated = (
       changes: Array<Change>,
       index: number,
     ): App => {
-      for (let i = index; i < decides.length; i++) {
-        let decision: ReturnType<Decide>;
-        try {
-          decision = decides[i](request);
-        } catch (defect) {
-          // Answered as nesting would: a 500 the middleware outside this one still change.
-          return answerFailure(Cause.die(defect), changes);
+      if (index === decides.length) return finish(fiber, request, changes);
+      /** Goes on after the decision at `index`. */
+      const follow = (decoration: Decoration): App => {
+        if (decoration === undefined) return decideFrom(fiber, request, changes, index + 1);
+        if (typeof decoration === "function") {
+          changes.push(decoration);
+          return decideFrom(fiber, request, changes, index + 1);
         }
-        if (decision === undefined) continue;
-        if (typeof decision === "function") {
-          changes.push(decision);
-          continue;
-        }
-        if (Effect.isEffect(decision)) {
-          return Effect.matchCauseEffect(decision, {
-            onFailure: (cause) => answerFailure(cause, changes),
-            onSuccess: (decoration) => {
-              if (decoration === undefined) return decideFrom(fiber, request, changes, i + 1);
-              if (typeof decoration === "function") {
-                changes.push(decoration);
-                return decideFrom(fiber, request, changes, i + 1);
-              }
-              return appliedLogged(changes, decoration.answer);
-            },
-          });
-        }
-        return appliedLogged(changes, decision.answer);
+        return appliedLogged(changes, decoration.answer);
+      };
+      let decision: ReturnType<Decide>;
+      try {
+        decision = decides[index](request);
+      } catch (defect) {
+        // Answered as nesting would: a 500 the middleware outside this one still change.
+        return answerFailure(Cause.die(defect), changes);
       }
-      return finish(fiber, request, changes);
+      return Effect.isEffect(decision)
+        ? Effect.matchCauseEffect(decision, {
+            onFailure: (cause) => answerFailure(cause, changes),
+            onSuccess: follow,
+          })
+        : follow(decision);
     };
     return Effect.withFiberRuntime((fiber) =>
       decideFrom(

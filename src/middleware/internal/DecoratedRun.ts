@@ -8,8 +8,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
-import { errorResponse } from "../../core/ErrorResponse.js";
-import { InternalServerError } from "../../core/HttpError.js";
+import { internalErrorResponse, logUnhandled } from "../../core/ErrorResponse.js";
 
 type Response = HttpServerResponse.HttpServerResponse;
 
@@ -18,8 +17,6 @@ export type App = Effect.Effect<Response, unknown, unknown>;
 
 /** A change of the app's response a decorating middleware decided on. */
 export type Change = (response: Response) => Response;
-
-const internalError = errorResponse(new InternalServerError());
 
 /**
  * `response` with `changes` applied, the innermost (last decided) first, as nesting would: a
@@ -37,20 +34,11 @@ export const applied = (
       changed = changes[i](changed);
     } catch (defect) {
       defects.push(defect);
-      changed = internalError;
+      changed = internalErrorResponse;
     }
   }
   return changed;
 };
-
-/** Logs what changes threw, as an unhandled failure answered 500. */
-const logDefects = (defects: ReadonlyArray<unknown>): Effect.Effect<void> =>
-  Effect.forEach(
-    defects,
-    (defect) =>
-      Effect.logError("Unhandled failure, answered 500 Internal Server Error", Cause.die(defect)),
-    { discard: true },
-  );
 
 /** {@link applied}, logging what threw. */
 export const appliedLogged = (
@@ -59,7 +47,11 @@ export const appliedLogged = (
 ): Effect.Effect<Response> => {
   const defects: Array<unknown> = [];
   const changed = applied(changes, response, defects);
-  return defects.length === 0 ? Effect.succeed(changed) : Effect.as(logDefects(defects), changed);
+  if (defects.length === 0) return Effect.succeed(changed);
+  return Effect.as(
+    Effect.forEach(defects, (defect) => logUnhandled(Cause.die(defect)), { discard: true }),
+    changed,
+  );
 };
 
 /**
