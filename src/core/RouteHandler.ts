@@ -250,8 +250,10 @@ export const routeHandler = (
             return filtered(execution);
           });
 
-  return Effect.contextWithEffect((services: Context.Context<RouteServices>) =>
-    run(
+  // The request's services read in one step (`contextWithEffect` takes two).
+  return Effect.withFiberRuntime((fiber) => {
+    const services = fiber.currentContext as Context.Context<RouteServices>;
+    return run(
       new HttpExecution(
         Context.get(services, HttpServerRequest.HttpServerRequest),
         Context.get(services, HttpRouter.RouteContext).params,
@@ -261,6 +263,6 @@ export const routeHandler = (
         Context.get(services, Scope.Scope),
         fixed ?? unresolved,
       ),
-    ),
-  );
+    );
+  }) as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices>;
 };

@@ -4,6 +4,7 @@ import * as net from "node:net";
 import * as HttpApp from "@effect/platform/HttpApp";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServer from "@effect/platform/HttpServer";
+import * as HttpServerError from "@effect/platform/HttpServerError";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "@effect/vitest";
@@ -866,6 +867,84 @@ describe("Strata's node server", () => {
         expect(reply.text).toBe("scoped");
         yield* eventually("the finalizer runs", () => events.length === 2);
         expect(events).toEqual(["handler", "finalizer: Success, response ended: true"]);
+      }),
+    );
+
+    it.scopedLive(
+      "answers a failing pre-response handler in the standard shape and closes the request scope",
+      () =>
+        Effect.gen(function* () {
+          const exits: Array<string> = [];
+          const failingWith = (failure: Effect.Effect<never, HttpServerError.ResponseError>) =>
+            Effect.gen(function* () {
+              yield* Effect.addFinalizer((exit) => Effect.sync(() => exits.push(exit._tag)));
+              yield* HttpApp.appendPreResponseHandler(() => failure);
+              return HttpServerResponse.text("unseen");
+            });
+          const port = yield* listen(
+            HttpLayerRouter.add(
+              "GET",
+              "/refused",
+              Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+                failingWith(
+                  Effect.fail(
+                    new HttpServerError.ResponseError({
+                      request,
+                      response: HttpServerResponse.empty(),
+                      reason: "Decode",
+                      description: "secret detail",
+                    }),
+                  ),
+                ),
+              ),
+            ).pipe(
+              Layer.merge(HttpLayerRouter.add("GET", "/broken", failingWith(Effect.die("broken")))),
+            ),
+          );
+          const refused = yield* send(port, "/refused");
+          expect(refused.status).toBe(500);
+          expect(refused.text).toBe(internalErrorBody);
+          const broken = yield* send(port, "/broken");
+          expect(broken.status).toBe(500);
+          expect(broken.text).toBe(internalErrorBody);
+          expect(broken.text).not.toContain("broken");
+          yield* eventually("both request scopes are closed", () => exits.length === 2);
+          expect(exits).toEqual(["Success", "Success"]);
+        }),
+    );
+
+    it.scopedLive("waits, when stopping, for the finalizers of a request the client aborted", () =>
+      Effect.gen(function* () {
+        let started = false;
+        let finalized = false;
+        const { port, stop } = yield* listenStoppable(
+          HttpLayerRouter.add(
+            "GET",
+            "/held",
+            Effect.gen(function* () {
+              yield* Effect.addFinalizer(() =>
+                Effect.delay(
+                  Effect.sync(() => {
+                    finalized = true;
+                  }),
+                  "150 millis",
+                ),
+              );
+              started = true;
+              return yield* Effect.never;
+            }),
+          ),
+        );
+        const socket = net.connect({ host: "127.0.0.1", port });
+        yield* Effect.addFinalizer(() => Effect.sync(() => socket.destroy()));
+        socket.write("GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        yield* eventually("the handler starts", () => started);
+        socket.destroy();
+        yield* sleep(20);
+        expect(finalized).toBe(false);
+        const stopping = yield* stop;
+        yield* Fiber.join(stopping);
+        expect(finalized).toBe(true);
       }),
     );
 

@@ -9,19 +9,19 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
-import type * as Exit from "effect/Exit";
+import * as Exit from "effect/Exit";
 import type * as Fiber from "effect/Fiber";
-import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as Runtime from "effect/Runtime";
 import * as Scope from "effect/Scope";
 import type { ShutdownManager } from "../../lifecycle/ShutdownManager.js";
+import { causeToResponse } from "../ErrorResponse.js";
 import { type FastApp, fastAppOf } from "./FastApp.js";
 import type { FoundRoute } from "./FastRouter.js";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
 import { NodeServerRequest } from "./NodeServerRequest.js";
-import { requestFlags } from "./RequestFibers.js";
-import { makeRequestScopes } from "./RequestScope.js";
+import { childRuntime, requestFlags } from "./RequestFibers.js";
+import { closeRequestScope, makeRequestScopes } from "./RequestScope.js";
 
 /** Where the server listens, and how long it lets requests finish when it stops. @since 0.1.0 @category server */
 export interface NodeServerOptions {
@@ -50,7 +50,10 @@ type RequestFiber = Fiber.RuntimeFiber<unknown, unknown>;
 interface InFlight {
   /** Sees every request before it runs: notes pipelined ones; while draining, refuses keep-alive. */
   readonly arrive: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Follows a request whose fiber did not complete synchronously. */
+  /**
+   * Follows a fiber of a request that did not complete synchronously: its own, or the one
+   * closing its scope after it was interrupted. The drain waits for both.
+   */
   readonly track: (res: ServerResponse, fiber: RequestFiber) => void;
 }
 
@@ -95,26 +98,34 @@ const fastHandler = (
   const base = runtime.context.unsafeMap;
   const runtimeFlags = requestFlags(runtime.runtimeFlags, fast.fiberMetrics);
   const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
+  // One step: the request from the fiber's context, the platform's pre-response handlers (their
+  // failures answered like the handler's), the write, then the request scope closed (at once
+  // when nothing was added to it). An interruption or defect before that closes it from outside
+  // (see `run`).
   const respond = (response: HttpServerResponse.HttpServerResponse) =>
-    Effect.flatMap(FiberRef.get(HttpApp.currentPreResponseHandlers), (handlers) =>
-      Effect.contextWithEffect((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
-        const request = Context.unsafeGet(
-          context,
-          HttpServerRequest.HttpServerRequest,
-        ) as NodeServerRequest;
-        return handlers._tag === "None"
-          ? writeNodeResponse(request.response, request.method, response)
-          : Effect.flatMap(handlers.value(request, response), (final) =>
-              writeNodeResponse(request.response, request.method, final),
+    Effect.withFiberRuntime<void>((fiber) => {
+      const context = fiber.currentContext.unsafeMap;
+      const request = context.get(HttpServerRequest.HttpServerRequest.key) as NodeServerRequest;
+      const scope = context.get(Scope.Scope.key) as Scope.CloseableScope;
+      const handlers = fiber.getFiberRef(HttpApp.currentPreResponseHandlers);
+      const write = (final: HttpServerResponse.HttpServerResponse) =>
+        writeNodeResponse(request.response, request.method, final);
+      const written =
+        handlers._tag === "None"
+          ? write(response)
+          : Effect.flatMap(
+              Effect.catchAllCause(handlers.value(request, response), causeToResponse),
+              write,
             );
-      }),
-    );
-  const closeScope = (exit: Exit.Exit<unknown, unknown>) =>
-    Effect.contextWithEffect((context: Context.Context<Scope.Scope>) =>
-      Scope.close(Context.unsafeGet(context, Scope.Scope) as Scope.CloseableScope, exit),
-    );
+      return written === Effect.void
+        ? closeRequestScope(scope, Exit.void)
+        : Effect.zipRight(
+            written,
+            Effect.suspend(() => closeRequestScope(scope, Exit.void)),
+          );
+    });
   const complete = <R>(handled: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>) =>
-    Effect.onExit(Effect.flatMap(handled, respond), closeScope) as Effect.Effect<void>;
+    Effect.flatMap(handled, respond) as Effect.Effect<void>;
   const programOf = (route: FoundRoute["handler"]) => {
     let program = programs.get(route);
     if (program === undefined) {
@@ -126,11 +137,25 @@ const fastHandler = (
   };
   const notFound = fast.notFound;
   const unmatched = Effect.isEffect(notFound) ? complete(notFound) : undefined;
+  /** Closes the request scope of a fiber that ended before `respond` closed it. */
+  const closeAfter = (
+    fiber: RequestFiber,
+    scope: Scope.CloseableScope,
+    exit: Exit.Exit<unknown, unknown>,
+    res: ServerResponse,
+  ) => {
+    const closing = closeRequestScope(scope, exit);
+    if (closing === Effect.void) return;
+    const closer = Runtime.runFork(childRuntime(fiber), closing);
+    if (closer.unsafePoll() === null) inFlight.track(res, closer);
+  };
   const run = (
     map: Map<string, unknown>,
     request: NodeServerRequest,
     program: Effect.Effect<void>,
   ) => {
+    const scope = newScope();
+    map.set(Scope.Scope.key, scope);
     const fiber = Runtime.runFork(
       Runtime.make({
         context: Context.unsafeMake(map),
@@ -139,10 +164,15 @@ const fastHandler = (
       }),
       program,
     );
-    if (fiber.unsafePoll() === null) {
-      inFlight.track(request.response, fiber);
-      request.markWaited();
+    const exit = fiber.unsafePoll();
+    if (exit !== null) {
+      closeAfter(fiber, scope, exit, request.response);
+      return;
     }
+    // Before the drain's own observer, so that a closing fiber is tracked before this one ends.
+    fiber.addObserver((exit) => closeAfter(fiber, scope, exit, request.response));
+    inFlight.track(request.response, fiber);
+    request.markWaited();
   };
   return (req, res) => {
     inFlight.arrive(req, res);
@@ -157,7 +187,6 @@ const fastHandler = (
       const map = new Map(base);
       map.set(HttpServerRequest.HttpServerRequest.key, request);
       map.set(HttpServerRequest.ParsedSearchParams.key, {});
-      map.set(Scope.Scope.key, newScope());
       run(map, request, unmatched);
       return;
     }
@@ -175,7 +204,6 @@ const fastHandler = (
       route,
       params: found.params,
     });
-    map.set(Scope.Scope.key, newScope());
     run(map, request, programOf(route));
   };
 };
@@ -222,7 +250,9 @@ class DrainableServer extends Server {
  * closed, which interrupts their requests.
  */
 const makeDrain = (timeout: number) => {
-  const running = new Set<ServerResponse>();
+  // Each running fiber with the response it answers (a request may have two: its own, and the
+  // one closing its scope after it failed or was interrupted).
+  const running = new Map<RequestFiber, ServerResponse>();
   // The newest response of a connection queued behind another at its arrival (pipelining).
   const queuedLast = new WeakMap<Socket, ServerResponse>();
   // The response the drain chose to close its connection.
@@ -240,7 +270,7 @@ const makeDrain = (timeout: number) => {
   };
   const answering = (socket: Socket) => {
     if (waiting(socket) !== undefined) return true;
-    for (const res of running) if (socketOf(res) === socket) return true;
+    for (const res of running.values()) if (socketOf(res) === socket) return true;
     return false;
   };
   const awaitingDrain = new WeakSet<Socket>();
@@ -277,13 +307,13 @@ const makeDrain = (timeout: number) => {
       if (draining) closeAfter(req.socket, res);
     },
     track: (res, fiber) => {
-      running.add(res);
+      running.set(fiber, res);
       res.on("close", () => {
         if (!res.writableEnded)
           fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId as never);
       });
       fiber.addObserver(() => {
-        running.delete(res);
+        running.delete(fiber);
         if (draining && res.writableFinished) closeWhenIdle(socketOf(res));
         if (running.size === 0) onSettled?.();
       });
@@ -304,7 +334,7 @@ const makeDrain = (timeout: number) => {
     server.keepAliveTimeout = 1;
     // The last response of each connection with a request in flight closes it.
     const newest = new Map<Socket, ServerResponse>();
-    for (const res of running) newest.set(socketOf(res), res);
+    for (const res of running.values()) newest.set(socketOf(res), res);
     for (const [socket, res] of newest) {
       const last = waiting(socket) ?? res;
       closeAfter(socket, last);

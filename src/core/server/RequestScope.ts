@@ -1,10 +1,13 @@
 import * as Effect from "effect/Effect";
 import * as ExecutionStrategy from "effect/ExecutionStrategy";
+import type * as Exit from "effect/Exit";
 import * as Scope from "effect/Scope";
 
 interface ScopeState {
   strategy: ExecutionStrategy.ExecutionStrategy;
-  state: { readonly _tag: "Open"; readonly finalizers: Map<object, unknown> };
+  state:
+    | { readonly _tag: "Open"; readonly finalizers: Map<object, unknown> }
+    | { readonly _tag: "Closed"; readonly exit: Exit.Exit<unknown, unknown> };
 }
 
 /**
@@ -37,3 +40,21 @@ export const makeRequestScopes: Effect.Effect<() => Scope.CloseableScope> = Effe
     };
   },
 );
+
+/**
+ * Closes a scope made by {@link makeRequestScopes}: at once when nothing was added to it (what
+ * `Scope.close` does then, without running an Effect), and `Effect.void` is returned; otherwise
+ * the Effect that runs its finalizers, uninterruptibly.
+ */
+export const closeRequestScope = (
+  scope: Scope.CloseableScope,
+  exit: Exit.Exit<unknown, unknown>,
+): Effect.Effect<void> => {
+  const shaped = scope as unknown as ScopeState;
+  if (shaped.state._tag === "Closed") return Effect.void;
+  if (shaped.state.finalizers.size === 0) {
+    shaped.state = { _tag: "Closed", exit };
+    return Effect.void;
+  }
+  return Effect.uninterruptible(Scope.close(scope, exit));
+};
