@@ -86,41 +86,43 @@ export const serve = <A, E, R>(
       HttpLayerRouter.HttpRouter | HttpLayerRouter.Provided
     >
 > => {
-  const routerLayer = Layer.provide(
-    FastRouter.layer,
-    Layer.succeed(HttpLayerRouter.RouterConfig, {
+  const routerLayer = Layer.effect(
+    HttpLayerRouter.HttpRouter,
+    Effect.provideService(FastRouter.make, HttpLayerRouter.RouterConfig, {
       ignoreTrailingSlash: true,
       ...options.routerConfig,
     }),
   );
-  const served = Effect.gen(function* () {
-    const router = yield* HttpLayerRouter.HttpRouter;
-    const app = handleWith(options.middleware)(router.asHttpEffect());
-    // On the fast path nothing but this server runs outside `options.middleware`, so it may
-    // take its outermost form (the generic path wraps `app` in the platform's handling).
-    const handle = handleWith(
-      options.middleware === undefined
-        ? undefined
-        : (outermostForms.get(options.middleware) ?? options.middleware),
-    );
-    return HttpServer.serve(
-      FastRouter.isFastRouter(router) && options.tracing !== true
-        ? withFastApp(app, {
-            routes: router[FastRouter.FastRoutesId],
-            fiberMetrics: options.fiberMetrics === true,
-            handle,
-            notFound:
-              options.middleware === undefined
-                ? notFound
-                : handle(
-                    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-                      Effect.fail(new HttpServerError.RouteNotFound({ request })),
+  const served = Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const router = yield* HttpLayerRouter.HttpRouter;
+      const app = handleWith(options.middleware)(router.asHttpEffect());
+      // On the fast path nothing but this server runs outside `options.middleware`, so it may
+      // take its outermost form (the generic path wraps `app` in the platform's handling).
+      const handle = handleWith(
+        options.middleware === undefined
+          ? undefined
+          : (outermostForms.get(options.middleware) ?? options.middleware),
+      );
+      yield* HttpServer.serveEffect(
+        FastRouter.isFastRouter(router) && options.tracing !== true
+          ? withFastApp(app, {
+              routes: router[FastRouter.FastRoutesId],
+              fiberMetrics: options.fiberMetrics === true,
+              handle,
+              notFound:
+                options.middleware === undefined
+                  ? notFound
+                  : handle(
+                      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+                        Effect.fail(new HttpServerError.RouteNotFound({ request })),
+                      ),
                     ),
-                  ),
-          })
-        : app,
-    );
-  }).pipe(Layer.unwrapScoped, Layer.provideMerge(appLayer), Layer.provide(routerLayer));
+            })
+          : app,
+      );
+    }),
+  ).pipe(Layer.provideMerge(appLayer), Layer.provide(routerLayer));
   const layer =
     options.tracing === true ? served : HttpMiddleware.withTracerDisabledWhen(served, () => true);
   return layer as never;

@@ -92,22 +92,10 @@ export interface Injector {
 /** The resolved providers of a compiled app. @since 0.1.0 @category dependency injection */
 export const Injector = Context.GenericTag<Injector>("strata/di/Injector");
 
-const tags = new WeakMap<ProviderNode, Context.Tag<Binding, Binding>>();
-const tagOf = (node: ProviderNode): Context.Tag<Binding, Binding> => {
-  let tag = tags.get(node);
-  if (tag === undefined) {
-    tag = Context.GenericTag<Binding>(
-      `strata/provider/${node.module.name}/${node.name}#${node.id}`,
-    );
-    tags.set(node, tag);
-  }
-  return tag;
-};
-
 const instanceFrom =
-  (context: Context.Context<never>) =>
+  (bindings: ReadonlyMap<ProviderNode, Binding>) =>
   (node: ProviderNode, store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
-    const binding = Context.unsafeGet(context, tagOf(node));
+    const binding = bindings.get(node) as Binding;
     return binding._tag === "Instance" ? Effect.succeed(binding.instance) : binding.make(store);
   };
 
@@ -119,138 +107,130 @@ const startupFailure = (node: ProviderNode) => (cause: unknown) =>
         cause,
       });
 
-/** The Layer of one provider: its binding, built from the bindings of its dependencies. */
-const providerLayer = (node: ProviderNode): Layer.Layer<Binding, StartupError> =>
-  Layer.scoped(
-    tagOf(node),
-    Effect.gen(function* () {
-      const context = (yield* Effect.context<never>()) as Context.Context<never>;
-      const bindings = node.dependencies.map((dependency) =>
-        Context.unsafeGet(context, tagOf(dependency)),
+/**
+ * The binding of one provider, built from the bindings of its dependencies (built before it);
+ * a singleton's `onModuleDestroy` is registered on the Scope in context.
+ */
+const providerBinding = (
+  node: ProviderNode,
+  built: ReadonlyMap<ProviderNode, Binding>,
+): Effect.Effect<Binding, StartupError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const bindings = node.dependencies.map((dependency) => built.get(dependency) as Binding);
+    // Dependencies that are instances are read directly; only makers run as Effects.
+    const build = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
+      const args = new Array<unknown>(bindings.length);
+      let pending: Array<Effect.Effect<void, unknown>> | undefined;
+      for (let i = 0; i < bindings.length; i++) {
+        const binding = bindings[i];
+        if (binding._tag === "Instance") {
+          args[i] = binding.instance;
+          continue;
+        }
+        pending ??= [];
+        pending.push(
+          Effect.map(binding.make(store), (instance) => {
+            args[i] = instance;
+          }),
+        );
+      }
+      const create = fromUserCode(() => node.create(args));
+      return pending === undefined
+        ? create
+        : Effect.zipRight(Effect.all(pending, { discard: true }), create);
+    };
+    if (node.scope === ProviderScope.SINGLETON) {
+      const scope = yield* Effect.scope;
+      const instance = yield* build(undefined).pipe(
+        Effect.tap((created) => lifecycle(created, scope, node)),
+        Effect.mapError(startupFailure(node)),
       );
-      // Dependencies that are instances are read directly; only makers run as Effects.
-      const build = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
-        const args = new Array<unknown>(bindings.length);
-        let pending: Array<Effect.Effect<void, unknown>> | undefined;
-        for (let i = 0; i < bindings.length; i++) {
-          const binding = bindings[i];
-          if (binding._tag === "Instance") {
-            args[i] = binding.instance;
-            continue;
+      return { _tag: "Instance", instance } as const;
+    }
+    if (node.scope === ProviderScope.TRANSIENT) {
+      return { _tag: "Maker", make: build } as const;
+    }
+    // Built without any Effect when it and its request-scoped dependencies are classes or
+    // values: `NOT_NOW` means "take the Effect path", and nothing was created for this node.
+    const now =
+      node.synchronous && bindings.every((b) => b._tag === "Instance" || b.now !== undefined)
+        ? (store: RequestStore): unknown => {
+            if (store.instances.has(node.id)) return store.instances.get(node.id);
+            const args = new Array<unknown>(bindings.length);
+            for (let i = 0; i < bindings.length; i++) {
+              const binding = bindings[i];
+              const value =
+                binding._tag === "Instance" ? binding.instance : (binding.now?.(store) ?? NOT_NOW);
+              if (value === NOT_NOW) return NOT_NOW;
+              args[i] = value;
+            }
+            const created = node.create(args);
+            store.instances.set(node.id, created);
+            const hooks = hooksOf(created);
+            if (
+              typeof hooks.onModuleInit === "function" ||
+              typeof hooks.onModuleDestroy === "function"
+            ) {
+              store.due ??= [];
+              store.due.push([node, created]);
+            }
+            return created;
           }
-          pending ??= [];
-          pending.push(
-            Effect.map(binding.make(store), (instance) => {
-              args[i] = instance;
+        : undefined;
+    // The cache is consulted when the Effect runs, not when it is made: dependencies are
+    // resolved one after another, so a provider shared by two of them is created once.
+    const make = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> =>
+      Effect.suspend(() => {
+        if (store === undefined) {
+          return Effect.fail(
+            new StartupError({
+              message: `${node.name} is request-scoped: resolve it with a request id.`,
             }),
           );
         }
-        const create = fromUserCode(() => node.create(args));
-        return pending === undefined
-          ? create
-          : Effect.zipRight(Effect.all(pending, { discard: true }), create);
-      };
-      if (node.scope === ProviderScope.SINGLETON) {
-        const scope = yield* Effect.scope;
-        const instance = yield* build(undefined).pipe(
-          Effect.tap((created) => lifecycle(created, scope, node)),
-          Effect.mapError(startupFailure(node)),
-        );
-        return { _tag: "Instance", instance } as const;
-      }
-      if (node.scope === ProviderScope.TRANSIENT) {
-        return { _tag: "Maker", make: build } as const;
-      }
-      // Built without any Effect when it and its request-scoped dependencies are classes or
-      // values: `NOT_NOW` means "take the Effect path", and nothing was created for this node.
-      const now =
-        node.synchronous && bindings.every((b) => b._tag === "Instance" || b.now !== undefined)
-          ? (store: RequestStore): unknown => {
-              if (store.instances.has(node.id)) return store.instances.get(node.id);
-              const args = new Array<unknown>(bindings.length);
-              for (let i = 0; i < bindings.length; i++) {
-                const binding = bindings[i];
-                const value =
-                  binding._tag === "Instance"
-                    ? binding.instance
-                    : (binding.now?.(store) ?? NOT_NOW);
-                if (value === NOT_NOW) return NOT_NOW;
-                args[i] = value;
-              }
-              const created = node.create(args);
-              store.instances.set(node.id, created);
-              const hooks = hooksOf(created);
-              if (
-                typeof hooks.onModuleInit === "function" ||
-                typeof hooks.onModuleDestroy === "function"
-              ) {
-                store.due ??= [];
-                store.due.push([node, created]);
-              }
-              return created;
-            }
-          : undefined;
-      // The cache is consulted when the Effect runs, not when it is made: dependencies are
-      // resolved one after another, so a provider shared by two of them is created once.
-      const make = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> =>
-        Effect.suspend(() => {
-          if (store === undefined) {
-            return Effect.fail(
-              new StartupError({
-                message: `${node.name} is request-scoped: resolve it with a request id.`,
-              }),
-            );
+        if (store.instances.has(node.id)) return Effect.succeed(store.instances.get(node.id));
+        if (now !== undefined) {
+          let instance: unknown;
+          try {
+            instance = now(store);
+          } catch (error) {
+            return Effect.fail(error);
           }
-          if (store.instances.has(node.id)) return Effect.succeed(store.instances.get(node.id));
-          if (now !== undefined) {
-            let instance: unknown;
-            try {
-              instance = now(store);
-            } catch (error) {
-              return Effect.fail(error);
-            }
-            if (instance !== NOT_NOW) {
-              return store.due === undefined
-                ? Effect.succeed(instance)
-                : Effect.as(runDue(store), instance);
-            }
+          if (instance !== NOT_NOW) {
+            return store.due === undefined
+              ? Effect.succeed(instance)
+              : Effect.as(runDue(store), instance);
           }
-          return Effect.tap(build(store), (created) => {
-            store.instances.set(node.id, created);
-            return lifecycle(created, store.scope, node);
-          });
+        }
+        return Effect.tap(build(store), (created) => {
+          store.instances.set(node.id, created);
+          return lifecycle(created, store.scope, node);
         });
-      return { _tag: "Maker", make, now } as const;
-    }),
-  ) as Layer.Layer<Binding, StartupError>;
+      });
+    return { _tag: "Maker", make, now } as const;
+  });
 
 /**
- * Turns a compiled module graph into a Layer: one Layer per provider, composed in dependency
+ * Turns a compiled module graph into a Layer: every provider's binding built in dependency
  * order, so singletons are built once (their `onModuleInit` in dependency order) and released
- * in reverse (`onModuleDestroy`) when the app's scope closes.
+ * in reverse (`onModuleDestroy`) when the app's scope closes. One Layer, not one per provider:
+ * composing a Layer per provider measured ~14 ms of startup for ten providers, this ~1 ms.
  *
  * @since 0.1.0
  * @category dependency injection
  */
-export const injectorLayer = (graph: ModuleGraph): Layer.Layer<Injector, StartupError> => {
-  const providers: Layer.Layer<never, StartupError> = graph.providers.reduce<
-    Layer.Layer<never, StartupError>
-  >(
-    (built, node) =>
-      Layer.provideMerge(providerLayer(node), built) as unknown as Layer.Layer<never, StartupError>,
-    Layer.empty,
-  );
-  const injector = Layer.effect(
+export const injectorLayer = (graph: ModuleGraph): Layer.Layer<Injector, StartupError> =>
+  Layer.scoped(
     Injector,
-    Effect.map(Effect.context<never>(), (context) => {
-      const instance = instanceFrom(context);
+    Effect.gen(function* () {
+      const bindings = new Map<ProviderNode, Binding>();
+      for (const node of graph.providers)
+        bindings.set(node, yield* providerBinding(node, bindings));
       return Injector.of({
-        binding: (node) => Context.unsafeGet(context, tagOf(node)),
-        instance,
+        binding: (node) => bindings.get(node) as Binding,
+        instance: instanceFrom(bindings),
         lookup: (token) =>
           graph.rootVisible.get(token) ?? graph.providers.find((node) => node.token === token),
       });
     }),
   );
-  return Layer.provide(injector, providers);
-};

@@ -41,26 +41,37 @@ export const probePaths = (options: HealthOptions = {}): ReadonlyArray<string> =
 export const routes = (
   manager: HealthCheckManager,
   options: HealthOptions = {},
-): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> => {
+): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> =>
+  HttpLayerRouter.addAll(probeRoutes(manager, options));
+
+/** The routes of {@link routes}, to add with others in one Layer. @since 0.1.0 @category lifecycle */
+export const probeRoutes = (
+  manager: HealthCheckManager,
+  options: HealthOptions = {},
+): Array<HttpLayerRouter.Route<never, never>> => {
   const liveness = options.livenessPath ?? "/health";
   const readiness = options.readinessPath ?? "/ready";
   const alive = jsonResponse({ status: "up" }, { headers: noStore });
-  return Layer.mergeAll(
-    liveness === false
-      ? Layer.empty
-      : HttpLayerRouter.add("GET", liveness as HttpLayerRouter.PathInput, Effect.succeed(alive)),
-    readiness === false
-      ? Layer.empty
-      : HttpLayerRouter.add(
-          "GET",
-          readiness as HttpLayerRouter.PathInput,
-          Effect.map(manager.run, (checks) => {
-            const up = checks.every((check) => check.status === "up");
-            return jsonResponse(
-              { status: up ? "up" : "down", checks },
-              { status: up ? 200 : 503, headers: noStore },
-            );
-          }),
-        ),
-  );
+  const probes: Array<HttpLayerRouter.Route<never, never>> = [];
+  if (liveness !== false) {
+    probes.push(
+      HttpLayerRouter.route("GET", liveness as HttpLayerRouter.PathInput, Effect.succeed(alive)),
+    );
+  }
+  if (readiness !== false) {
+    probes.push(
+      HttpLayerRouter.route(
+        "GET",
+        readiness as HttpLayerRouter.PathInput,
+        Effect.map(manager.run, (checks) => {
+          const up = checks.every((check) => check.status === "up");
+          return jsonResponse(
+            { status: up ? "up" : "down", checks },
+            { status: up ? 200 : 503, headers: noStore },
+          );
+        }),
+      ),
+    );
+  }
+  return probes;
 };
