@@ -20,7 +20,7 @@ import { type FastApp, fastAppOf } from "./FastApp.js";
 import type { FoundRoute } from "./FastRouter.js";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
 import { NodeServerRequest } from "./NodeServerRequest.js";
-import { childRuntime, requestFlags } from "./RequestFibers.js";
+import { childRuntime, requestFiberRefs, requestFlags } from "./RequestFibers.js";
 import { closeRequestScope, makeRequestScopes } from "./RequestScope.js";
 
 /** Where the server listens, and how long it lets requests finish when it stops. @since 0.1.0 @category server */
@@ -70,7 +70,13 @@ const genericHandler = (
       writeNodeResponse((request as NodeServerRequest).response, request.method, response),
     middleware,
   );
-  const runFork = Runtime.runFork(runtime);
+  const runFork = Runtime.runFork(
+    Runtime.make({
+      context: runtime.context,
+      fiberRefs: requestFiberRefs(runtime),
+      runtimeFlags: runtime.runtimeFlags,
+    }),
+  );
   return (req, res) => {
     inFlight.arrive(req, res);
     const fiber = runFork(
@@ -96,6 +102,7 @@ const fastHandler = (
   inFlight: InFlight,
 ): Handler => {
   const base = runtime.context.unsafeMap;
+  const fiberRefs = requestFiberRefs(runtime);
   const runtimeFlags = requestFlags(runtime.runtimeFlags, fast.fiberMetrics);
   const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
   // One step: the request from the fiber's context, the platform's pre-response handlers (their
@@ -159,7 +166,7 @@ const fastHandler = (
     const fiber = Runtime.runFork(
       Runtime.make({
         context: Context.unsafeMake(map),
-        fiberRefs: runtime.fiberRefs,
+        fiberRefs,
         runtimeFlags,
       }),
       program,
