@@ -7,6 +7,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
+import type * as Scope from "effect/Scope";
 import type { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { outermostForms } from "../middleware/internal/DecoratedRun.js";
 import { causeToResponse, errorResponse } from "./ErrorResponse.js";
@@ -86,46 +87,69 @@ export const serve = <A, E, R>(
       HttpLayerRouter.HttpRouter | HttpLayerRouter.Provided
     >
 > => {
-  const routerLayer = Layer.effect(
-    HttpLayerRouter.HttpRouter,
-    Effect.provideService(FastRouter.make, HttpLayerRouter.RouterConfig, {
-      ignoreTrailingSlash: true,
-      ...options.routerConfig,
+  // One Layer: the router, `appLayer` built with it, then served (a Layer of its own for each
+  // step would cost ~1 ms of startup apiece).
+  const served = Layer.scopedContext(
+    Effect.gen(function* () {
+      const router = yield* makeRouter(options);
+      // Built in the memo map of the whole app, so a Layer also used elsewhere is built once.
+      const memoMap = yield* Layer.CurrentMemoMap;
+      const context = yield* Effect.provideService(
+        Effect.flatMap(Effect.scope, (scope) => Layer.buildWithMemoMap(appLayer, memoMap, scope)),
+        HttpLayerRouter.HttpRouter,
+        router,
+      );
+      yield* serveRouter(router, options);
+      return context;
     }),
   );
-  const served = Layer.scopedDiscard(
-    Effect.gen(function* () {
-      const router = yield* HttpLayerRouter.HttpRouter;
-      const app = handleWith(options.middleware)(router.asHttpEffect());
-      // On the fast path nothing but this server runs outside `options.middleware`, so it may
-      // take its outermost form (the generic path wraps `app` in the platform's handling).
-      const handle = handleWith(
-        options.middleware === undefined
-          ? undefined
-          : (outermostForms.get(options.middleware) ?? options.middleware),
-      );
-      yield* HttpServer.serveEffect(
-        FastRouter.isFastRouter(router) && options.tracing !== true
-          ? withFastApp(app, {
-              routes: router[FastRouter.FastRoutesId],
-              fiberMetrics: options.fiberMetrics === true,
-              handle,
-              notFound:
-                options.middleware === undefined
-                  ? notFound
-                  : handle(
-                      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-                        Effect.fail(new HttpServerError.RouteNotFound({ request })),
-                      ),
-                    ),
-            })
-          : app,
-      );
-    }),
-  ).pipe(Layer.provideMerge(appLayer), Layer.provide(routerLayer));
-  const layer =
-    options.tracing === true ? served : HttpMiddleware.withTracerDisabledWhen(served, () => true);
-  return layer as never;
+  return served as never;
+};
+
+/** The router {@link serve} adds routes to: Strata's `FastRouter`, with `options.routerConfig`. */
+export const makeRouter = (options: ServeOptions): Effect.Effect<HttpLayerRouter.HttpRouter> =>
+  Effect.provideService(FastRouter.make, HttpLayerRouter.RouterConfig, {
+    ignoreTrailingSlash: true,
+    ...options.routerConfig,
+  });
+
+/**
+ * What {@link serve} does once the routes are added, as an Effect: serves `router` on the
+ * `HttpServer` in context (tracing off unless `options.tracing`). `StrataApp` builds its server
+ * with it and {@link makeRouter} directly, without Layers (each costs ~1 ms of startup).
+ */
+export const serveRouter = (
+  router: HttpLayerRouter.HttpRouter,
+  options: ServeOptions,
+): Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> => {
+  const app = handleWith(options.middleware)(router.asHttpEffect());
+  // On the fast path nothing but this server runs outside `options.middleware`, so it may
+  // take its outermost form (the generic path wraps `app` in the platform's handling).
+  const handle = handleWith(
+    options.middleware === undefined
+      ? undefined
+      : (outermostForms.get(options.middleware) ?? options.middleware),
+  );
+  const serving = HttpServer.serveEffect(
+    FastRouter.isFastRouter(router) && options.tracing !== true
+      ? withFastApp(app, {
+          routes: router[FastRouter.FastRoutesId],
+          fiberMetrics: options.fiberMetrics === true,
+          handle,
+          notFound:
+            options.middleware === undefined
+              ? notFound
+              : handle(
+                  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+                    Effect.fail(new HttpServerError.RouteNotFound({ request })),
+                  ),
+                ),
+        })
+      : app,
+  ) as Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope>;
+  return options.tracing === true
+    ? serving
+    : Effect.locally(serving, HttpMiddleware.currentTracerDisabledWhen, () => true);
 };
 
 /**

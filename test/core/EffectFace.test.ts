@@ -2,6 +2,7 @@ import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it, layer } from "@effect/vitest";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import {
@@ -222,6 +223,27 @@ describe("Effect face", () => {
       ).pipe(Effect.provide(context));
       expect(yield* hello.json).toEqual({ hello: "effect" });
       expect(yield* classic.json).toEqual({ greeting: "Hello, Di", from: "classic" });
+    }),
+  );
+
+  it.scoped("builds a Layer used by the served Layer and by the rest of the app once", () =>
+    Effect.gen(function* () {
+      let builds = 0;
+      class Counter extends Context.Tag("test/Counter")<Counter, { readonly id: number }>() {}
+      const CounterLive = Layer.sync(Counter, () => ({ id: ++builds }));
+      const seen: Array<string> = [];
+      const using = (where: string) =>
+        Layer.effectDiscard(
+          Effect.map(Counter, ({ id }) => {
+            seen.push(`${where} ${id}`);
+          }),
+        ).pipe(Layer.provide(CounterLive));
+      const served = serveTest(Layer.merge(effectRoutes, using("served")));
+      const context = yield* Layer.build(Layer.merge(served, using("outside")));
+      const response = yield* HttpClient.get("/hello").pipe(Effect.provide(context));
+      expect(yield* response.json).toEqual({ hello: "effect" });
+      expect(seen.sort()).toEqual(["outside 1", "served 1"]);
+      expect(builds).toBe(1);
     }),
   );
 

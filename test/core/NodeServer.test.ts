@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import * as Stream from "effect/Stream";
 import * as FastRouter from "../../src/core/server/FastRouter.js";
+import * as NodeServer from "../../src/core/server/NodeServer.js";
 import { NodeServerRequest } from "../../src/core/server/NodeServerRequest.js";
 import { StrataServer } from "../../src/index.js";
 
@@ -751,6 +752,22 @@ describe("Strata's node server", () => {
         const missing = yield* send(port, "/missing");
         expect(missing.status).toBe(404);
         expect(missing.text).toBe(notFoundBody);
+      }),
+    );
+  });
+
+  describe("startup", () => {
+    it.scopedLive("answers a request that arrives before the app is served, once it is", () =>
+      Effect.gen(function* () {
+        const server = yield* NodeServer.make({ port: 0, host: "127.0.0.1" });
+        if (server.address._tag !== "TcpAddress") return yield* Effect.die("expected TCP");
+        const pending = yield* Effect.fork(send(server.address.port, "/early"));
+        yield* sleep(50);
+        expect(pending.unsafePoll()).toBeNull();
+        yield* server.serve(Effect.succeed(HttpServerResponse.text("served")));
+        const reply = yield* Fiber.join(pending);
+        expect(reply.status).toBe(200);
+        expect(reply.text).toBe("served");
       }),
     );
   });

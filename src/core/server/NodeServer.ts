@@ -397,6 +397,13 @@ export const make = (
           ),
     );
     yield* Effect.addFinalizer(() => drain);
+    // Requests arriving between the port opening and `serve` (the app's routes are added after
+    // the server is built) wait for it instead of getting no answer at all.
+    const early: Array<readonly [IncomingMessage, ServerResponse]> = [];
+    const hold: Handler = (req, res) => {
+      early.push([req, res]);
+    };
+    server.on("request", hold);
     yield* listen(server, options);
     shutdown?.setShuttingDown(false);
     const newScope = yield* makeRequestScopes;
@@ -423,7 +430,9 @@ export const make = (
                   middleware,
                   tracker,
                 );
+          server.off("request", hold);
           server.on("request", handler);
+          for (const [req, res] of early.splice(0)) handler(req, res);
           // Draining first: requests on connections still open are served until they end.
           yield* Effect.addFinalizer(() =>
             Effect.zipRight(
