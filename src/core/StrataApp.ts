@@ -34,8 +34,9 @@ import {
   type PipelineOptions,
   type RouteInfo,
 } from "./AppRoutes.js";
-import { makeRouter, type ServeOptions, serveRouter } from "./StrataServer.js";
+import type { ServeOptions } from "./StrataServer.js";
 import * as NodeServer from "./server/NodeServer.js";
+import { makeRouter, serveRouter } from "./server/ServeRouter.js";
 
 /**
  * Options of a {@link StrataApp}.

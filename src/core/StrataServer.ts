@@ -1,20 +1,12 @@
 import { createServer } from "node:http";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware";
+import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServer from "@effect/platform/HttpServer";
-import * as HttpServerError from "@effect/platform/HttpServerError";
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
-import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import type * as Scope from "effect/Scope";
 import type { ShutdownManager } from "../lifecycle/ShutdownManager.js";
-import { outermostForms } from "../middleware/internal/DecoratedRun.js";
-import { causeToResponse, errorResponse } from "./ErrorResponse.js";
-import { NotFoundError } from "./HttpError.js";
-import { withFastApp } from "./server/FastApp.js";
-import * as FastRouter from "./server/FastRouter.js";
 import * as NodeServer from "./server/NodeServer.js";
+import { makeRouter, serveRouter } from "./server/ServeRouter.js";
 
 /**
  * How {@link serve} runs routes.
@@ -43,24 +35,6 @@ export interface ServeOptions {
 type Requires<R> =
   | HttpLayerRouter.Request.Only<"Requires", R>
   | HttpLayerRouter.Request.Only<"GlobalRequires", R>;
-
-const notFound = errorResponse(new NotFoundError());
-
-/** Maps failures to responses, runs `middleware` around that, and maps its own failures too. */
-const handleWith =
-  (middleware: HttpMiddleware.HttpMiddleware | undefined) =>
-  <E, R>(
-    handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> => {
-    const mapped = Effect.catchAllCause(handler, causeToResponse);
-    return middleware === undefined
-      ? mapped
-      : (Effect.catchAllCause(middleware(mapped), causeToResponse) as Effect.Effect<
-          HttpServerResponse.HttpServerResponse,
-          never,
-          R
-        >);
-  };
 
 /**
  * Serves a Layer of `HttpLayerRouter` routes (Strata's compiled controllers, routes written
@@ -104,52 +78,6 @@ export const serve = <A, E, R>(
     }),
   );
   return served as never;
-};
-
-/** The router {@link serve} adds routes to: Strata's `FastRouter`, with `options.routerConfig`. */
-export const makeRouter = (options: ServeOptions): Effect.Effect<HttpLayerRouter.HttpRouter> =>
-  Effect.provideService(FastRouter.make, HttpLayerRouter.RouterConfig, {
-    ignoreTrailingSlash: true,
-    ...options.routerConfig,
-  });
-
-/**
- * What {@link serve} does once the routes are added, as an Effect: serves `router` on the
- * `HttpServer` in context (tracing off unless `options.tracing`). `StrataApp` builds its server
- * with it and {@link makeRouter} directly, without Layers (each costs ~1 ms of startup).
- */
-export const serveRouter = (
-  router: HttpLayerRouter.HttpRouter,
-  options: ServeOptions,
-): Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> => {
-  const app = handleWith(options.middleware)(router.asHttpEffect());
-  // On the fast path nothing but this server runs outside `options.middleware`, so it may
-  // take its outermost form (the generic path wraps `app` in the platform's handling).
-  const handle = handleWith(
-    options.middleware === undefined
-      ? undefined
-      : (outermostForms.get(options.middleware) ?? options.middleware),
-  );
-  const serving = HttpServer.serveEffect(
-    FastRouter.isFastRouter(router) && options.tracing !== true
-      ? withFastApp(app, {
-          routes: router[FastRouter.FastRoutesId],
-          fiberMetrics: options.fiberMetrics === true,
-          handle,
-          notFound:
-            options.middleware === undefined
-              ? notFound
-              : handle(
-                  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-                    Effect.fail(new HttpServerError.RouteNotFound({ request })),
-                  ),
-                ),
-        })
-      : app,
-  ) as Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope>;
-  return options.tracing === true
-    ? serving
-    : Effect.locally(serving, HttpMiddleware.currentTracerDisabledWhen, () => true);
 };
 
 /**

@@ -19,6 +19,7 @@ import * as Stream from "effect/Stream";
 import * as FastRouter from "../../src/core/server/FastRouter.js";
 import * as NodeServer from "../../src/core/server/NodeServer.js";
 import { NodeServerRequest } from "../../src/core/server/NodeServerRequest.js";
+import { makeRouter } from "../../src/core/server/ServeRouter.js";
 import { StrataServer } from "../../src/index.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -71,7 +72,7 @@ const fastPathEligible = <E>(routes: Routes<E>) =>
   Effect.gen(function* () {
     const context = yield* Layer.build(
       (routes as Layer.Layer<never, E, HttpLayerRouter.HttpRouter>).pipe(
-        Layer.provideMerge(FastRouter.layer),
+        Layer.provideMerge(Layer.effect(HttpLayerRouter.HttpRouter, makeRouter({}))),
       ),
     );
     const router = Context.get(context, HttpLayerRouter.HttpRouter);

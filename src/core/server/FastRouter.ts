@@ -1,7 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
-import * as Layer from "effect/Layer";
 
 /** A route found for a request, with its path parameters and parsed query. */
 export interface FoundRoute {
@@ -100,9 +99,3 @@ export const make: Effect.Effect<FastRouter> = Effect.gen(function* () {
   };
   return Object.assign(wrap(stock, undefined), { [FastRoutesId]: fast });
 });
-
-/** The {@link FastRouter} as the `HttpLayerRouter.HttpRouter` service. */
-export const layer: Layer.Layer<HttpLayerRouter.HttpRouter> = Layer.effect(
-  HttpLayerRouter.HttpRouter,
-  make,
-);
