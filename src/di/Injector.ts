@@ -214,7 +214,7 @@ const providerBinding = (
  * Turns a compiled module graph into a Layer: every provider's binding built in dependency
  * order, so singletons are built once (their `onModuleInit` in dependency order) and released
  * in reverse (`onModuleDestroy`) when the app's scope closes. One Layer, not one per provider:
- * composing a Layer per provider measured ~14 ms of startup for ten providers, this ~1 ms.
+ * a Layer per provider, composed, took ~14 ms of the bench app's startup; this one ~3 ms.
  *
  * @since 0.1.0
  * @category dependency injection
