@@ -3,6 +3,7 @@ import * as HttpServer from "@effect/platform/HttpServer";
 import * as Cause from "effect/Cause";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as ExecutionStrategy from "effect/ExecutionStrategy";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
@@ -280,48 +281,14 @@ export class StrataApp {
     await this.init();
     if (this.server !== undefined) throw new Error("This app is already listening");
     const scope = this.scope as Scope.CloseableScope;
-    const injector = this.injector as Injector;
-    const health = this.healthOptions();
     const exit = await this.run(
       Effect.gen(this, function* () {
-        // Built before the port opens, so released after the server has drained.
-        const middleware = yield* this.middlewareManager
-          .build(injector)
-          .pipe(
-            Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
-            Scope.extend(scope),
-          );
-        const options: ServeOptions = {
-          ...this.options,
-          middleware:
-            this.options.middleware === undefined || middleware === undefined
-              ? (this.options.middleware ?? middleware)
-              : Middleware.compose(this.options.middleware, middleware),
-        };
-        // What `serve(routes).pipe(Layer.provideMerge(layerNode(...)))` builds, without Layers
-        // (each costs ~1 ms of startup); the app scope releases it as it would the Layer.
-        const server = yield* Scope.extend(
-          NodeServer.make({ port, host, shutdownTimeout: this.options.shutdown?.timeout }),
-          scope,
+        // The server's own scope within the app's: a listen that fails half-way closes what it
+        // opened (the port included) at once; a listening server is released with the app.
+        const serving = yield* Scope.fork(scope, ExecutionStrategy.sequential);
+        return yield* Effect.onError(this.serve(serving, port, host), (cause) =>
+          Scope.close(serving, Exit.failCause(cause)),
         );
-        const router = yield* makeRouter(options);
-        const routes = this.compiledRoutes.map((r) => r.route);
-        // Routes and requests see the Injector in their context, as the Layer provided it.
-        yield* Effect.provideService(
-          router.addAll(
-            health === false
-              ? routes
-              : [...routes, ...Health.probeRoutes(this.healthCheckManager, health)],
-          ) as Effect.Effect<void>,
-          Injector,
-          injector,
-        );
-        yield* serveRouter(router, options).pipe(
-          Effect.provideService(HttpServer.HttpServer, server),
-          Effect.provideService(Injector, injector),
-          Scope.extend(scope),
-        );
-        return server;
       }),
     );
     if (Exit.isFailure(exit)) return rethrow(exit.cause);
@@ -330,6 +297,65 @@ export class StrataApp {
     if (signals !== false && signals.length > 0) {
       this.stopListeningForSignals = onShutdownSignals(signals, (signal) => this.stop(signal));
     }
+  }
+
+  /**
+   * Builds the middleware, opens the port and serves the routes, all in `scope` (what
+   * `serve(routes).pipe(Layer.provideMerge(layerNode(...)))` builds, without Layers: each costs
+   * ~1 ms of startup). The middleware comes first, so it is released after the server drained.
+   */
+  private serve(
+    scope: Scope.Scope,
+    port: number,
+    host: string | undefined,
+  ): Effect.Effect<HttpServer.HttpServer, unknown> {
+    const injector = this.injector as Injector;
+    const health = this.healthOptions();
+    return Effect.gen(this, function* () {
+      const middleware = yield* this.middlewareManager
+        .build(injector)
+        .pipe(
+          Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
+          Scope.extend(scope),
+        );
+      const options: ServeOptions = {
+        ...this.options,
+        middleware:
+          this.options.middleware === undefined || middleware === undefined
+            ? (this.options.middleware ?? middleware)
+            : Middleware.compose(this.options.middleware, middleware),
+      };
+      const server = yield* Scope.extend(
+        NodeServer.make({ port, host, shutdownTimeout: this.options.shutdown?.timeout }),
+        scope,
+      );
+      const router = yield* makeRouter(options);
+      const routes = this.compiledRoutes.map((r) => r.route);
+      // Routes and requests see the Injector in their context, as the Layer provided it.
+      yield* Effect.provideService(
+        router.addAll(
+          health === false
+            ? routes
+            : [...routes, ...Health.probeRoutes(this.healthCheckManager, health)],
+        ) as Effect.Effect<void>,
+        Injector,
+        injector,
+      ).pipe(
+        // find-my-way refuses two routes that differ only in a parameter's name.
+        Effect.catchAllDefect(
+          (defect) =>
+            new StartupError({
+              message: `The routes cannot be served: ${defect instanceof Error ? defect.message : String(defect)}`,
+            }),
+        ),
+      );
+      yield* serveRouter(router, options).pipe(
+        Effect.provideService(HttpServer.HttpServer, server),
+        Effect.provideService(Injector, injector),
+        Scope.extend(scope),
+      );
+      return server;
+    });
   }
 
   /**

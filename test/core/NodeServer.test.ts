@@ -771,6 +771,30 @@ describe("Strata's node server", () => {
         expect(reply.text).toBe("served");
       }),
     );
+
+    it.scopedLive("drops a request that arrived before serve when its client has gone", () =>
+      Effect.gen(function* () {
+        let started = 0;
+        const server = yield* NodeServer.make({ port: 0, host: "127.0.0.1" });
+        if (server.address._tag !== "TcpAddress") return yield* Effect.die("expected TCP");
+        const socket = net.connect({ host: "127.0.0.1", port: server.address.port });
+        yield* Effect.addFinalizer(() => Effect.sync(() => socket.destroy()));
+        socket.write("GET /early HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        yield* sleep(50);
+        socket.destroy();
+        yield* sleep(20);
+        yield* server.serve(
+          Effect.zipRight(
+            Effect.sync(() => {
+              started++;
+            }),
+            Effect.never,
+          ),
+        );
+        yield* sleep(50);
+        expect(started).toBe(0);
+      }),
+    );
   });
 
   describe("request lifecycle", () => {
@@ -961,6 +985,39 @@ describe("Strata's node server", () => {
         yield* sleep(20);
         expect(finalized).toBe(false);
         const stopping = yield* stop;
+        yield* Fiber.join(stopping);
+        expect(finalized).toBe(true);
+      }),
+    );
+
+    it.scopedLive("waits for the finalizers of a request the client aborts while it stops", () =>
+      Effect.gen(function* () {
+        let started = false;
+        let finalized = false;
+        const { port, stop } = yield* listenStoppable(
+          HttpLayerRouter.add(
+            "GET",
+            "/held",
+            Effect.gen(function* () {
+              yield* Effect.addFinalizer(() =>
+                Effect.delay(
+                  Effect.sync(() => {
+                    finalized = true;
+                  }),
+                  "150 millis",
+                ),
+              );
+              started = true;
+              return yield* Effect.never;
+            }),
+          ),
+        );
+        const socket = net.connect({ host: "127.0.0.1", port });
+        yield* Effect.addFinalizer(() => Effect.sync(() => socket.destroy()));
+        socket.write("GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        yield* eventually("the handler starts", () => started);
+        const stopping = yield* stop;
+        socket.destroy();
         yield* Fiber.join(stopping);
         expect(finalized).toBe(true);
       }),

@@ -257,6 +257,27 @@ describe("startup errors", () => {
     expect(error.message).toContain("parameter #0 (NotProvided) of NeedsService in AppModule");
   });
 
+  it("reports routes that differ only in a parameter's name, with the port left free", async () => {
+    @Controller("users")
+    class ById {
+      @Get(":id")
+      get() {
+        return "by id";
+      }
+    }
+    @Controller("users")
+    class ByName {
+      @Get(":name")
+      get() {
+        return "by name";
+      }
+    }
+    @Module({ controllers: [ById, ByName] })
+    class ConflictingModule {}
+    const error = await failedStart(ConflictingModule);
+    expect(error.message).toMatch(/^The routes cannot be served: .*\/users\/:/);
+  });
+
   it("rejects listen on a busy port and still releases providers on close", async () => {
     const log: Array<string> = [];
     @Injectable()

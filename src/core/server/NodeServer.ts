@@ -52,9 +52,14 @@ interface InFlight {
   readonly arrive: (req: IncomingMessage, res: ServerResponse) => void;
   /**
    * Follows a fiber of a request that did not complete synchronously: its own, or the one
-   * closing its scope after it was interrupted. The drain waits for both.
+   * closing its scope after it was interrupted. The drain waits for both: `onExit` runs when
+   * the fiber ends, before the fiber stops counting, so work it starts and tracks is waited for.
    */
-  readonly track: (res: ServerResponse, fiber: RequestFiber) => void;
+  readonly track: (
+    res: ServerResponse,
+    fiber: RequestFiber,
+    onExit?: (exit: Exit.Exit<unknown, unknown>) => void,
+  ) => void;
 }
 
 /** Any HTTP app, through the platform's own `toHandled` (scope, middleware, error handling). */
@@ -176,9 +181,9 @@ const fastHandler = (
       closeAfter(fiber, scope, exit, request.response);
       return;
     }
-    // Before the drain's own observer, so that a closing fiber is tracked before this one ends.
-    fiber.addObserver((exit) => closeAfter(fiber, scope, exit, request.response));
-    inFlight.track(request.response, fiber);
+    inFlight.track(request.response, fiber, (exit) =>
+      closeAfter(fiber, scope, exit, request.response),
+    );
     request.markWaited();
   };
   return (req, res) => {
@@ -313,13 +318,14 @@ const makeDrain = (timeout: number) => {
       if (res.socket === null) queuedLast.set(req.socket, res);
       if (draining) closeAfter(req.socket, res);
     },
-    track: (res, fiber) => {
+    track: (res, fiber, onExit) => {
       running.set(fiber, res);
       res.on("close", () => {
         if (!res.writableEnded)
           fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId as never);
       });
-      fiber.addObserver(() => {
+      fiber.addObserver((exit) => {
+        onExit?.(exit);
         running.delete(fiber);
         if (draining && res.writableFinished) closeWhenIdle(socketOf(res));
         if (running.size === 0) onSettled?.();
@@ -432,7 +438,8 @@ export const make = (
                 );
           server.off("request", hold);
           server.on("request", handler);
-          for (const [req, res] of early.splice(0)) handler(req, res);
+          // Those whose client has already gone are dropped: nobody is left to answer.
+          for (const [req, res] of early.splice(0)) if (!req.socket.destroyed) handler(req, res);
           // Draining first: requests on connections still open are served until they end.
           yield* Effect.addFinalizer(() =>
             Effect.zipRight(
