@@ -1,7 +1,8 @@
-import * as RateLimiter from "@effect/experimental/RateLimiter";
+import type * as RateLimiter from "@effect/experimental/RateLimiter";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
+import { loadRateLimiter } from "./internal/loadRateLimiter.js";
 
 /** How often counters that have run out are dropped, so memory follows the active clients. */
 const SWEEP_EVERY = 60_000;
@@ -18,17 +19,8 @@ interface Bucket {
   fullAt: number;
 }
 
-/**
- * An in-memory `@effect/experimental` `RateLimiterStore` for one process: the same algorithms
- * as the experimental memory store (`fixed-window` and `token-bucket`), plus a sweep every
- * minute (a timer cleared with the layer) of the counters that have expired, so a flood of
- * distinct client addresses cannot grow it without bound. Time comes from Effect's `Clock` as the layer is built.
- *
- * @since 0.1.0
- * @category middleware
- */
-export const layer: Layer.Layer<RateLimiter.RateLimiterStore> = Layer.scoped(
-  RateLimiter.RateLimiterStore,
+/** The store itself, under the tag of the loaded `RateLimiter` module. */
+const memoryStore = (RateLimiterStore: typeof RateLimiter.RateLimiterStore) =>
   Effect.gen(function* () {
     const counters = new Map<string, Counter>();
     const buckets = new Map<string, Bucket>();
@@ -44,7 +36,7 @@ export const layer: Layer.Layer<RateLimiter.RateLimiterStore> = Layer.scoped(
       Effect.sync(() => setInterval(sweep, SWEEP_EVERY).unref()),
       (timer) => Effect.sync(() => clearInterval(timer)),
     );
-    return RateLimiter.RateLimiterStore.of({
+    return RateLimiterStore.of({
       fixedWindow: (options) =>
         Effect.sync(() => {
           const refillMillis = Duration.toMillis(options.refillRate);
@@ -82,5 +74,19 @@ export const layer: Layer.Layer<RateLimiter.RateLimiterStore> = Layer.scoped(
           return next;
         }),
     });
-  }),
+  });
+
+/**
+ * An in-memory `@effect/experimental` `RateLimiterStore` for one process: the same algorithms
+ * as the experimental memory store (`fixed-window` and `token-bucket`), plus a sweep every
+ * minute (a timer cleared with the layer) of the counters that have expired, so a flood of
+ * distinct client addresses cannot grow it without bound. Time comes from Effect's `Clock` as the layer is built.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export const layer: Layer.Layer<RateLimiter.RateLimiterStore> = Layer.unwrapEffect(
+  Effect.map(loadRateLimiter, ({ RateLimiterStore }) =>
+    Layer.scoped(RateLimiterStore, memoryStore(RateLimiterStore)),
+  ),
 );

@@ -1,4 +1,4 @@
-import * as RateLimiter from "@effect/experimental/RateLimiter";
+import type * as RateLimiter from "@effect/experimental/RateLimiter";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
@@ -13,6 +13,7 @@ import { fromUserCode } from "../core/UserCode.js";
 import { StartupError } from "../di/StartupError.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
+import { loadRateLimiter } from "./internal/loadRateLimiter.js";
 import * as MemoryRateLimitStore from "./MemoryRateLimitStore.js";
 import * as Middleware from "./Middleware.js";
 import { clientAddress, requestPath, type TrustProxy } from "./RequestInfo.js";
@@ -91,7 +92,8 @@ export const make = (
       });
     }
     const store = yield* Layer.build(options.store ?? MemoryRateLimitStore.layer);
-    const limiter = yield* Effect.provide(RateLimiter.make, store);
+    const { make: makeLimiter } = yield* loadRateLimiter;
+    const limiter = yield* Effect.provide(makeLimiter, store);
     const exclude = new Set(options.exclude ?? (yield* HealthPaths));
     const trustProxy = options.trustProxy ?? false;
     const failOpen = options.onStoreError !== "closed";

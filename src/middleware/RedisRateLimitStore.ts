@@ -1,10 +1,11 @@
-import * as RateLimiter from "@effect/experimental/RateLimiter";
+import type * as RateLimiter from "@effect/experimental/RateLimiter";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type { Redis, RedisOptions } from "ioredis";
 import type { StartupError } from "../di/StartupError.js";
 import { scopedRedisClient } from "../redis/RedisClient.js";
+import { loadRateLimiter } from "./internal/loadRateLimiter.js";
 
 /**
  * Options of {@link layer}: ioredis options (`host`, `port`, `password`, `db`, `tls`, ...), with
@@ -83,11 +84,10 @@ interface RedisWithScripts extends Redis {
   ): Promise<number>;
 }
 
-const storeError = (command: string) => (cause: unknown) =>
-  new RateLimiter.RateLimitStoreError({
-    message: `Redis rate limit store: ${command} failed`,
-    cause,
-  });
+const storeError =
+  (RateLimitStoreError: typeof RateLimiter.RateLimitStoreError, command: string) =>
+  (cause: unknown) =>
+    new RateLimitStoreError({ message: `Redis rate limit store: ${command} failed`, cause });
 
 /**
  * A Redis `@effect/experimental` `RateLimiterStore` (ioredis): every app instance pointed at
@@ -103,40 +103,44 @@ const storeError = (command: string) => (cause: unknown) =>
 export const layer = (
   options: RedisRateLimitStoreOptions = {},
 ): Layer.Layer<RateLimiter.RateLimiterStore, StartupError> =>
-  Layer.scoped(
-    RateLimiter.RateLimiterStore,
-    Effect.gen(function* () {
-      const redis = (yield* scopedRedisClient(
-        "Redis rate limit store",
-        "strata:ratelimit:",
-        options,
-      )) as RedisWithScripts;
-      redis.defineCommand("strataFixedWindow", { numberOfKeys: 1, lua: FIXED_WINDOW });
-      redis.defineCommand("strataTokenBucket", { numberOfKeys: 1, lua: TOKEN_BUCKET });
-      return RateLimiter.RateLimiterStore.of({
-        fixedWindow: (request) =>
-          Effect.tryPromise({
-            try: () =>
-              redis.strataFixedWindow(
-                request.key,
-                request.tokens,
-                Duration.toMillis(request.refillRate),
-                request.limit ?? -1,
-              ),
-            catch: storeError("fixedWindow"),
-          }),
-        tokenBucket: (request) =>
-          Effect.tryPromise({
-            try: () =>
-              redis.strataTokenBucket(
-                request.key,
-                request.tokens,
-                Duration.toMillis(request.refillRate),
-                request.limit,
-                request.allowOverflow ? 1 : 0,
-              ),
-            catch: storeError("tokenBucket"),
-          }),
-      });
-    }),
+  Layer.unwrapEffect(
+    Effect.map(loadRateLimiter, ({ RateLimiterStore, RateLimitStoreError }) =>
+      Layer.scoped(
+        RateLimiterStore,
+        Effect.gen(function* () {
+          const redis = (yield* scopedRedisClient(
+            "Redis rate limit store",
+            "strata:ratelimit:",
+            options,
+          )) as RedisWithScripts;
+          redis.defineCommand("strataFixedWindow", { numberOfKeys: 1, lua: FIXED_WINDOW });
+          redis.defineCommand("strataTokenBucket", { numberOfKeys: 1, lua: TOKEN_BUCKET });
+          return RateLimiterStore.of({
+            fixedWindow: (request) =>
+              Effect.tryPromise({
+                try: () =>
+                  redis.strataFixedWindow(
+                    request.key,
+                    request.tokens,
+                    Duration.toMillis(request.refillRate),
+                    request.limit ?? -1,
+                  ),
+                catch: storeError(RateLimitStoreError, "fixedWindow"),
+              }),
+            tokenBucket: (request) =>
+              Effect.tryPromise({
+                try: () =>
+                  redis.strataTokenBucket(
+                    request.key,
+                    request.tokens,
+                    Duration.toMillis(request.refillRate),
+                    request.limit,
+                    request.allowOverflow ? 1 : 0,
+                  ),
+                catch: storeError(RateLimitStoreError, "tokenBucket"),
+              }),
+          });
+        }),
+      ),
+    ),
   );
