@@ -955,73 +955,47 @@ describe("Strata's node server", () => {
         }),
     );
 
-    it.scopedLive("waits, when stopping, for the finalizers of a request the client aborted", () =>
-      Effect.gen(function* () {
-        let started = false;
-        let finalized = false;
-        const { port, stop } = yield* listenStoppable(
-          HttpLayerRouter.add(
-            "GET",
-            "/held",
-            Effect.gen(function* () {
-              yield* Effect.addFinalizer(() =>
-                Effect.delay(
-                  Effect.sync(() => {
-                    finalized = true;
-                  }),
-                  "150 millis",
-                ),
-              );
-              started = true;
-              return yield* Effect.never;
-            }),
-          ),
-        );
-        const socket = net.connect({ host: "127.0.0.1", port });
-        yield* Effect.addFinalizer(() => Effect.sync(() => socket.destroy()));
-        socket.write("GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");
-        yield* eventually("the handler starts", () => started);
-        socket.destroy();
-        yield* sleep(20);
-        expect(finalized).toBe(false);
-        const stopping = yield* stop;
-        yield* Fiber.join(stopping);
-        expect(finalized).toBe(true);
-      }),
-    );
-
-    it.scopedLive("waits for the finalizers of a request the client aborts while it stops", () =>
-      Effect.gen(function* () {
-        let started = false;
-        let finalized = false;
-        const { port, stop } = yield* listenStoppable(
-          HttpLayerRouter.add(
-            "GET",
-            "/held",
-            Effect.gen(function* () {
-              yield* Effect.addFinalizer(() =>
-                Effect.delay(
-                  Effect.sync(() => {
-                    finalized = true;
-                  }),
-                  "150 millis",
-                ),
-              );
-              started = true;
-              return yield* Effect.never;
-            }),
-          ),
-        );
-        const socket = net.connect({ host: "127.0.0.1", port });
-        yield* Effect.addFinalizer(() => Effect.sync(() => socket.destroy()));
-        socket.write("GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");
-        yield* eventually("the handler starts", () => started);
-        const stopping = yield* stop;
-        socket.destroy();
-        yield* Fiber.join(stopping);
-        expect(finalized).toBe(true);
-      }),
-    );
+    for (const abort of ["before", "while"] as const) {
+      it.scopedLive(
+        `waits, when stopping, for the finalizers of a request aborted ${abort} it stops`,
+        () =>
+          Effect.gen(function* () {
+            let started = false;
+            let finalized = false;
+            const { port, stop } = yield* listenStoppable(
+              HttpLayerRouter.add(
+                "GET",
+                "/held",
+                Effect.gen(function* () {
+                  yield* Effect.addFinalizer(() =>
+                    Effect.delay(
+                      Effect.sync(() => {
+                        finalized = true;
+                      }),
+                      "150 millis",
+                    ),
+                  );
+                  started = true;
+                  return yield* Effect.never;
+                }),
+              ),
+            );
+            const socket = net.connect({ host: "127.0.0.1", port });
+            yield* Effect.addFinalizer(() => Effect.sync(() => socket.destroy()));
+            socket.write("GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            yield* eventually("the handler starts", () => started);
+            if (abort === "before") {
+              socket.destroy();
+              yield* sleep(20);
+              expect(finalized).toBe(false);
+            }
+            const stopping = yield* stop;
+            if (abort === "while") socket.destroy();
+            yield* Fiber.join(stopping);
+            expect(finalized).toBe(true);
+          }),
+      );
+    }
 
     it.scopedLive("applies a pre-response handler appended by the route", () =>
       Effect.gen(function* () {
