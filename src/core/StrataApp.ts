@@ -331,15 +331,12 @@ export class StrataApp {
       );
       const router = yield* makeRouter(options);
       const routes = this.compiledRoutes.map((r) => r.route);
-      // Routes and requests see the Injector in their context, as the Layer provided it.
-      yield* Effect.provideService(
+      yield* (
         router.addAll(
           health === false
             ? routes
             : [...routes, ...Health.probeRoutes(this.healthCheckManager, health)],
-        ) as Effect.Effect<void>,
-        Injector,
-        injector,
+        ) as Effect.Effect<void>
       ).pipe(
         // find-my-way refuses two routes that differ only in a parameter's name.
         Effect.catchAllDefect(
@@ -351,11 +348,13 @@ export class StrataApp {
       );
       yield* serveRouter(router, options).pipe(
         Effect.provideService(HttpServer.HttpServer, server),
-        Effect.provideService(Injector, injector),
         Scope.extend(scope),
       );
       return server;
-    });
+    }).pipe(
+      // Routes and requests see the Injector in their context, as the Layer provided it.
+      Effect.provideService(Injector, injector),
+    );
   }
 
   /**

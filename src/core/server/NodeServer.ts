@@ -150,7 +150,7 @@ const fastHandler = (
   const notFound = fast.notFound;
   const unmatched = Effect.isEffect(notFound) ? complete(notFound) : undefined;
   /** Closes the request scope of a fiber that ended before `respond` closed it. */
-  const closeAfter = (
+  const closeScopeAfter = (
     fiber: RequestFiber,
     scope: Scope.CloseableScope,
     exit: Exit.Exit<unknown, unknown>,
@@ -178,11 +178,11 @@ const fastHandler = (
     );
     const exit = fiber.unsafePoll();
     if (exit !== null) {
-      closeAfter(fiber, scope, exit, request.response);
+      closeScopeAfter(fiber, scope, exit, request.response);
       return;
     }
     inFlight.track(request.response, fiber, (exit) =>
-      closeAfter(fiber, scope, exit, request.response),
+      closeScopeAfter(fiber, scope, exit, request.response),
     );
     request.markWaited();
   };
