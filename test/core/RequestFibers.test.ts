@@ -2,6 +2,7 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
+import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as RuntimeFlags from "effect/RuntimeFlags";
 import { StrataServer } from "../../src/index.js";
@@ -30,7 +31,54 @@ const flagsOn = (options: StrataServer.ServeOptions) =>
     return yield* Effect.promise(() => fetch(`${base}/flags`).then((response) => response.json()));
   });
 
+/** A ref the app sets around its server, and each request changes for itself. */
+const label = FiberRef.unsafeMake("default");
+/** A ref whose fork gives every fiber a list of its own. */
+const visits = FiberRef.unsafeMake<Array<string>>([], { fork: () => [] });
+
+/** Answers what the handler's fiber sees in both refs, then changes them. */
+const refsRoute = HttpLayerRouter.add(
+  "GET",
+  "/refs",
+  Effect.gen(function* () {
+    const seen = { label: yield* FiberRef.get(label), visits: [...(yield* FiberRef.get(visits))] };
+    yield* FiberRef.set(label, "changed by a request");
+    (yield* FiberRef.get(visits)).push("a request");
+    return HttpServerResponse.unsafeJson(seen);
+  }),
+);
+
+/** The refs route served with both refs set around the server (`generic`: the stock dispatch). */
+const refsServer = (generic: boolean) =>
+  StrataServer.serve(
+    generic
+      ? Layer.merge(
+          refsRoute,
+          HttpLayerRouter.use((router) => router.addGlobalMiddleware((app) => app)),
+        )
+      : refsRoute,
+  ).pipe(
+    Layer.locally(label, "set around the server"),
+    Layer.locally(visits, ["the app's"]),
+    Layer.provideMerge(StrataServer.layerNode({ port: 0, host: "127.0.0.1" })),
+  );
+
 describe("request fibers", () => {
+  it.scopedLive.each<readonly [string, boolean]>([
+    ["the fast path", false],
+    ["the stock dispatch", true],
+  ])("on %s, start from the app's fiber refs, forked anew for each request", ([, generic]) =>
+    Effect.gen(function* () {
+      const base = yield* baseUrlOf(refsServer(generic));
+      for (let i = 0; i < 3; i++) {
+        const seen = yield* Effect.promise(() =>
+          fetch(`${base}/refs`).then((response) => response.json()),
+        );
+        expect(seen).toEqual({ label: "set around the server", visits: [] });
+      }
+    }),
+  );
+
   it.scopedLive("run without Effect's fiber metrics by default", () =>
     Effect.gen(function* () {
       expect(yield* flagsOn({})).toEqual({ metrics: false, interruptible: true });

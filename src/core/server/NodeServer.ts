@@ -20,7 +20,7 @@ import { type FastApp, fastAppOf } from "./FastApp.js";
 import type { FoundRoute } from "./FastRouter.js";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
 import { NodeServerRequest } from "./NodeServerRequest.js";
-import { childRuntime, requestFiberRefs, requestFlags } from "./RequestFibers.js";
+import { childRuntime, makeRequestFork, requestFlags } from "./RequestFibers.js";
 import { closeRequestScope, makeRequestScopes } from "./RequestScope.js";
 
 /** Where the server listens, and how long it lets requests finish when it stops. @since 0.1.0 @category server */
@@ -75,16 +75,11 @@ const genericHandler = (
       writeNodeResponse((request as NodeServerRequest).response, request.method, response),
     middleware,
   );
-  const runFork = Runtime.runFork(
-    Runtime.make({
-      context: runtime.context,
-      fiberRefs: requestFiberRefs(runtime),
-      runtimeFlags: runtime.runtimeFlags,
-    }),
-  );
+  const fork = makeRequestFork(runtime, runtime.runtimeFlags);
   return (req, res) => {
     inFlight.arrive(req, res);
-    const fiber = runFork(
+    const fiber = fork(
+      runtime.context,
       Effect.provideService(
         handled,
         HttpServerRequest.HttpServerRequest,
@@ -107,8 +102,7 @@ const fastHandler = (
   inFlight: InFlight,
 ): Handler => {
   const base = runtime.context.unsafeMap;
-  const fiberRefs = requestFiberRefs(runtime);
-  const runtimeFlags = requestFlags(runtime.runtimeFlags, fast.fiberMetrics);
+  const fork = makeRequestFork(runtime, requestFlags(runtime.runtimeFlags, fast.fiberMetrics));
   const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
   // One step: the request from the fiber's context, the platform's pre-response handlers (their
   // failures answered like the handler's), the write, then the request scope closed (at once
@@ -168,14 +162,7 @@ const fastHandler = (
   ) => {
     const scope = newScope();
     map.set(Scope.Scope.key, scope);
-    const fiber = Runtime.runFork(
-      Runtime.make({
-        context: Context.unsafeMake(map),
-        fiberRefs,
-        runtimeFlags,
-      }),
-      program,
-    );
+    const fiber = fork(Context.unsafeMake(map), program);
     const exit = fiber.unsafePoll();
     if (exit !== null) {
       closeScopeAfter(fiber, scope, exit, request.response);
