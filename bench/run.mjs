@@ -47,6 +47,14 @@ const PIPELINE = {
   expect: { status: 200, json: { id: 42, name: "user 42" } },
   rejects: "/pipeline/abc",
 };
+const USERS_TAG = {
+  key: "usersTag",
+  path: "/users-tag/42",
+  label: "`/users-tag/:id` (the service read from the request's context)",
+  compareTo: "users",
+  expect: { status: 200, json: { id: 42, name: "user 42" } },
+  rejects: "/users-tag/abc",
+};
 const AUTH = {
   key: "auth",
   path: "/auth/google",
@@ -83,6 +91,8 @@ const SERVERS = [
     env: { STRATA_VARIANT: "middleware" },
   },
   { name: "strata-effect", file: "dist/strata-effect.js" },
+  // The same app, also loaded on a route that reads its service per request.
+  { name: "strata-effect-tag", file: "dist/strata-effect.js", extraRoutes: [USERS_TAG] },
 ];
 
 // ---------------------------------------------------------------- options

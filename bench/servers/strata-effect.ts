@@ -16,7 +16,7 @@ const modules: EffectModules = {
   Effect,
   Layer: await importAsStrata("effect/Layer"),
   HttpLayerRouter: await importAsStrata("@effect/platform/HttpLayerRouter"),
-  json: (body, status) => Effect.sync(() => jsonResponse(body, { status })),
+  json: (body, status) => jsonResponse(body, { status }),
 };
 const Layer = modules.Layer as typeof LayerNS;
 const NodeRuntime = await importAsStrata<typeof NodeRuntimeNS>("@effect/platform-node/NodeRuntime");

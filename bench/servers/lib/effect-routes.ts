@@ -17,13 +17,11 @@ export interface EffectModules {
   readonly Layer: typeof LayerNS;
   readonly HttpLayerRouter: typeof HttpLayerRouterNS;
   /**
-   * How a route answers JSON: `HttpServerResponse.json` on the stock servers, Strata's
-   * `jsonResponse` (its documented JSON response for Effect routes) on strata-effect.
+   * How a route answers JSON, as a plain response built where it is returned:
+   * `HttpServerResponse.unsafeJson` on the stock servers, Strata's `jsonResponse` (its
+   * documented JSON response for Effect routes) on strata-effect.
    */
-  readonly json: (
-    body: unknown,
-    status?: number,
-  ) => EffectNS.Effect<HttpServerResponseNS.HttpServerResponse, unknown>;
+  readonly json: (body: unknown, status?: number) => HttpServerResponseNS.HttpServerResponse;
 }
 
 export interface User {
@@ -50,22 +48,34 @@ export const makeApp = (m: EffectModules) => {
     find: (id: number): User => ({ id, name: `user ${id}` }),
   });
 
-  const HelloRoute = HttpLayerRouter.add("GET", "/hello", json({ hello: "world" }));
-
-  const UsersRoute = HttpLayerRouter.add(
+  const HelloRoute = HttpLayerRouter.add(
     "GET",
-    "/users/:id",
-    Effect.gen(function* () {
-      const { id } = yield* HttpLayerRouter.params;
-      if (id === undefined || !INT.test(id)) {
-        return yield* json(BAD_ID, 400);
-      }
-      const users = yield* UsersService;
-      return yield* json(users.find(Number.parseInt(id, 10)));
-    }),
+    "/hello",
+    Effect.sync(() => json({ hello: "world" })),
   );
 
-  const routes = Layer.mergeAll(HelloRoute, UsersRoute);
+  /** `GET /users/:id` answered with `users`. */
+  const findUser = (users: UsersService["Type"]) =>
+    Effect.gen(function* () {
+      const { id } = yield* HttpLayerRouter.params;
+      if (id === undefined || !INT.test(id)) return json(BAD_ID, 400);
+      return json(users.find(Number.parseInt(id, 10)));
+    });
+
+  // The service is read once, when the route is added: the Effect form of a controller
+  // receiving its dependencies in its constructor.
+  const UsersRoute = HttpLayerRouter.use((router) =>
+    Effect.flatMap(UsersService, (users) => router.add("GET", "/users/:id", findUser(users))),
+  );
+
+  // The same route reading the service from the request's context every time.
+  const UsersTagRoute = HttpLayerRouter.add(
+    "GET",
+    "/users-tag/:id",
+    Effect.flatMap(UsersService, findUser),
+  );
+
+  const routes = Layer.mergeAll(HelloRoute, UsersRoute, UsersTagRoute);
 
   return { routes, UsersService, UsersServiceLive };
 };

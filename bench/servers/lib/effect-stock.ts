@@ -12,5 +12,5 @@ export const modules: EffectModules = {
   Effect,
   Layer,
   HttpLayerRouter,
-  json: (body, status) => HttpServerResponse.json(body, { status }),
+  json: (body, status) => HttpServerResponse.unsafeJson(body, { status }),
 };
