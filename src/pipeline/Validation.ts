@@ -7,6 +7,7 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import * as Schema from "effect/Schema";
@@ -91,7 +92,8 @@ export const body = <A, I>(
 };
 
 /**
- * Validates the query parameters (a record of strings, arrays for repeated keys).
+ * Validates the query parameters (a record of strings, arrays for repeated keys), read from the
+ * fiber's context directly: two Effect steps in all, against four through the tag.
  *
  * @since 0.1.0
  * @category validation
@@ -99,11 +101,16 @@ export const body = <A, I>(
 export const query = <A, I>(
   schema: Schema.Schema<A, I, never>,
   options?: ValidationOptions,
-): Effect.Effect<A, BadRequestError, HttpServerRequest.ParsedSearchParams> =>
-  Effect.flatMap(HttpServerRequest.ParsedSearchParams, validator(schema, options));
+): Effect.Effect<A, BadRequestError, HttpServerRequest.ParsedSearchParams> => {
+  const validate = validator(schema, options);
+  return Effect.withFiberRuntime((fiber) =>
+    validate(Context.unsafeGet(fiber.currentContext, HttpServerRequest.ParsedSearchParams)),
+  );
+};
 
 /**
- * Validates the path parameters of the matched route.
+ * Validates the path parameters of the matched route, read from the fiber's context directly:
+ * two Effect steps in all, against six through `HttpRouter.params`.
  *
  * @since 0.1.0
  * @category validation
@@ -111,5 +118,9 @@ export const query = <A, I>(
 export const params = <A, I>(
   schema: Schema.Schema<A, I, never>,
   options?: ValidationOptions,
-): Effect.Effect<A, BadRequestError, HttpRouter.RouteContext> =>
-  Effect.flatMap(HttpRouter.params, validator(schema, options));
+): Effect.Effect<A, BadRequestError, HttpRouter.RouteContext> => {
+  const validate = validator(schema, options);
+  return Effect.withFiberRuntime((fiber) =>
+    validate(Context.unsafeGet(fiber.currentContext, HttpRouter.RouteContext).params),
+  );
+};
