@@ -18,6 +18,7 @@ import type { ShutdownManager } from "../../lifecycle/ShutdownManager.js";
 import { causeToResponse } from "../ErrorResponse.js";
 import { type FastApp, fastAppOf } from "./FastApp.js";
 import type { FoundRoute } from "./FastRouter.js";
+import { entriesOf, mapOf } from "./MapCopies.js";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
 import { NodeServerRequest } from "./NodeServerRequest.js";
 import { childRuntime, makeRequestFork, requestFlags } from "./RequestFibers.js";
@@ -101,7 +102,7 @@ const fastHandler = (
   newScope: () => Scope.CloseableScope,
   inFlight: InFlight,
 ): Handler => {
-  const base = runtime.context.unsafeMap;
+  const base = entriesOf(runtime.context.unsafeMap);
   const fork = makeRequestFork(runtime, requestFlags(runtime.runtimeFlags, fast.fiberMetrics));
   const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
   // One step: the request from the fiber's context, the platform's pre-response handlers (their
@@ -183,14 +184,14 @@ const fastHandler = (
         writeNodeResponse(res, request.method, notFound as HttpServerResponse.HttpServerResponse);
         return;
       }
-      const map = new Map(base);
+      const map = mapOf(base);
       map.set(HttpServerRequest.HttpServerRequest.key, request);
       map.set(HttpServerRequest.ParsedSearchParams.key, {});
       run(map, request, unmatched);
       return;
     }
     const route = found.handler;
-    const map = new Map(base);
+    const map = mapOf(base);
     map.set(
       HttpServerRequest.HttpServerRequest.key,
       route.prefix._tag === "Some"
