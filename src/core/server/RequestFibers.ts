@@ -25,7 +25,7 @@ export const requestFlags = (
  * sets anew (its context, and its flags, which the fiber keeps in a field of its own and
  * records in its refs whenever they are read).
  */
-export const requestFiberRefs = (runtime: Runtime.Runtime<never>): FiberRefs.FiberRefs =>
+const requestFiberRefs = (runtime: Runtime.Runtime<never>): FiberRefs.FiberRefs =>
   FiberRefs.delete(
     FiberRefs.delete(runtime.fiberRefs, FiberRef.currentContext),
     FiberRef.currentRuntimeFlags,
