@@ -1,10 +1,12 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "@effect/vitest";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as RuntimeFlags from "effect/RuntimeFlags";
+import { makeRequestFork } from "../../src/core/server/RequestFibers.js";
 import { StrataServer } from "../../src/index.js";
 import * as Timeout from "../../src/middleware/Timeout.js";
 import { baseUrlOf } from "../support/baseUrl.js";
@@ -105,4 +107,19 @@ describe("request fibers", () => {
       }
     }),
   );
+
+  it("run a fork function of the app's own for every request fiber, as Effect's fork does", () => {
+    let forks = 0;
+    const counted = FiberRef.unsafeMake(0, {
+      fork: (value) => {
+        forks++;
+        return value;
+      },
+    });
+    const runtime = Effect.runSync(Effect.locally(Effect.runtime<never>(), counted, 1));
+    const fork = makeRequestFork(runtime, runtime.runtimeFlags);
+    forks = 0;
+    for (let i = 0; i < 3; i++) fork(Context.empty(), Effect.void);
+    expect(forks).toBe(3);
+  });
 });

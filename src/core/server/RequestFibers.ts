@@ -4,6 +4,7 @@ import type * as Fiber from "effect/Fiber";
 import * as FiberId from "effect/FiberId";
 import * as FiberRef from "effect/FiberRef";
 import * as FiberRefs from "effect/FiberRefs";
+import { identity } from "effect/Function";
 import * as Runtime from "effect/Runtime";
 import * as RuntimeFlags from "effect/RuntimeFlags";
 import { entriesOf, mapOf } from "./MapCopies.js";
@@ -38,11 +39,23 @@ export type RequestFork = (
 ) => Fiber.RuntimeFiber<void>;
 
 /**
+ * Whether `ref`'s fork can be run once for every fiber: `FiberRef.make`'s default (`identity`),
+ * or a patch (refs made on a differ: loggers, context, supervisor). A fork function of the app's
+ * own may have effects of its own (count its calls, read a clock), so it still runs per fiber.
+ */
+const pureFork = (ref: FiberRef.FiberRef<unknown>): boolean => {
+  // Not in FiberRef's public type: every FiberRef has it.
+  const fork = (ref as unknown as { readonly fork: unknown }).fork;
+  return typeof fork !== "function" || fork === identity;
+};
+
+/**
  * Starts request fibers from the app runtime's fiber refs ({@link requestFiberRefs}). Effect's
- * fork runs every ref's fork function for every fiber and compares the result; a fork that
- * keeps the value shares the ref's history. Which refs those are is found here once, and they
- * are shared without that work (measured: ~25 ns a ref a fiber; an app under
- * `NodeRuntime.runMain` has its logger there). The other refs are still forked for every fiber.
+ * fork runs every ref's fork for every fiber and compares the result; a fork that keeps the
+ * value shares the ref's history. Which refs those are is found here once (among those whose
+ * fork is known to be pure, see {@link pureFork}), and they are shared without that work
+ * (measured: ~25 ns a ref a fiber; an app under `NodeRuntime.runMain` has its logger there).
+ * The other refs are still forked for every fiber.
  */
 export const makeRequestFork = (
   runtime: Runtime.Runtime<never>,
@@ -53,7 +66,7 @@ export const makeRequestFork = (
   const shared: FiberRefs.FiberRefs["locals"] = new Map();
   const forked: FiberRefs.FiberRefs["locals"] = new Map();
   for (const [ref, history] of refs.locals) {
-    (probe.get(ref) === history ? shared : forked).set(ref, history);
+    (probe.get(ref) === history && pureFork(ref) ? shared : forked).set(ref, history);
   }
   if (shared.size === 0) {
     // Nothing to spare: Effect's own fork (with no refs at all, its quickest).
