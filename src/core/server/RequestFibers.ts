@@ -44,9 +44,9 @@ export type RequestFork = (
  * own may have effects of its own (count its calls, read a clock), so it still runs per fiber.
  */
 const pureFork = (ref: FiberRef.FiberRef<unknown>): boolean => {
-  // Not in FiberRef's public type: every FiberRef has it.
-  const fork = (ref as unknown as { readonly fork: unknown }).fork;
-  return typeof fork !== "function" || fork === identity;
+  // Not in FiberRef's public type: every FiberRef of Effect 3 has it (without it, no sharing).
+  const fork = (ref as unknown as { readonly fork?: unknown }).fork;
+  return fork !== undefined && (typeof fork !== "function" || fork === identity);
 };
 
 /**
