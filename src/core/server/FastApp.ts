@@ -1,5 +1,6 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import type * as Cause from "effect/Cause";
 import type * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
 import type { FastRoutes } from "./FastRouter.js";
@@ -9,19 +10,27 @@ export interface FastApp {
   readonly routes: FastRoutes;
   /** Whether request fibers feed Effect's built-in fiber metrics (see `ServeOptions`). */
   readonly fiberMetrics: boolean;
-  /** Wraps a route handler so that every failure becomes a response. */
-  readonly handle: <E, R>(
+  /**
+   * Runs the app's middleware, if any, around a route handler (whose failures it sees as
+   * responses). What still fails is answered by {@link FastApp.recover}: the server maps
+   * failures and writes the response in one step.
+   */
+  readonly wrap: <E, R>(
     handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
-  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>;
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>;
+  /** The response for a failure of a wrapped handler. */
+  readonly recover: (
+    cause: Cause.Cause<unknown>,
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse>;
   /**
    * The answer for a request no route matches: a fixed response, written without a fiber, or
-   * (when middleware must see such requests too) an Effect run like a route handler.
+   * (when middleware must see such requests too) an Effect run like a wrapped route handler.
    */
   readonly notFound:
     | HttpServerResponse.HttpServerResponse
     | Effect.Effect<
         HttpServerResponse.HttpServerResponse,
-        never,
+        unknown,
         HttpServerRequest.HttpServerRequest | Scope.Scope
       >;
 }

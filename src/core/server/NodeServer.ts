@@ -7,10 +7,11 @@ import * as HttpServer from "@effect/platform/HttpServer";
 import * as HttpServerError from "@effect/platform/HttpServerError";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import type * as Cause from "effect/Cause";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
-import type * as Fiber from "effect/Fiber";
+import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Runtime from "effect/Runtime";
 import * as Scope from "effect/Scope";
@@ -105,39 +106,51 @@ const fastHandler = (
   const base = entriesOf(runtime.context.unsafeMap);
   const fork = makeRequestFork(runtime, requestFlags(runtime.runtimeFlags, fast.fiberMetrics));
   const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
-  // One step: the request from the fiber's context, the platform's pre-response handlers (their
-  // failures answered like the handler's), the write, then the request scope closed (at once
-  // when nothing was added to it). An interruption or defect before that closes it from outside
+  // The request from the fiber's context, the platform's pre-response handlers (their failures
+  // answered like the handler's), the write, then the request scope closed (at once when
+  // nothing was added to it). An interruption or defect before that closes it from outside
   // (see `run`).
-  const respond = (response: HttpServerResponse.HttpServerResponse) =>
-    Effect.withFiberRuntime<void>((fiber) => {
-      const context = fiber.currentContext.unsafeMap;
-      const request = context.get(HttpServerRequest.HttpServerRequest.key) as NodeServerRequest;
-      const scope = context.get(Scope.Scope.key) as Scope.CloseableScope;
-      const handlers = fiber.getFiberRef(HttpApp.currentPreResponseHandlers);
-      const write = (final: HttpServerResponse.HttpServerResponse) =>
-        writeNodeResponse(request.response, request.method, final);
-      const written =
-        handlers._tag === "None"
-          ? write(response)
-          : Effect.flatMap(
-              Effect.catchAllCause(handlers.value(request, response), causeToResponse),
-              write,
-            );
-      return written === Effect.void
-        ? closeRequestScope(scope, Exit.void)
-        : Effect.zipRight(
-            written,
-            Effect.suspend(() => closeRequestScope(scope, Exit.void)),
+  const respondOn = (fiber: RequestFiber, response: HttpServerResponse.HttpServerResponse) => {
+    const context = fiber.currentContext.unsafeMap;
+    const request = context.get(HttpServerRequest.HttpServerRequest.key) as NodeServerRequest;
+    const scope = context.get(Scope.Scope.key) as Scope.CloseableScope;
+    const handlers = fiber.getFiberRef(HttpApp.currentPreResponseHandlers);
+    const write = (final: HttpServerResponse.HttpServerResponse) =>
+      writeNodeResponse(request.response, request.method, final);
+    const written =
+      handlers._tag === "None"
+        ? write(response)
+        : Effect.flatMap(
+            Effect.catchAllCause(handlers.value(request, response), causeToResponse),
+            write,
           );
-    });
-  const complete = <R>(handled: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>) =>
-    Effect.flatMap(handled, respond) as Effect.Effect<void>;
+    return written === Effect.void
+      ? closeRequestScope(scope, Exit.void)
+      : Effect.zipRight(
+          written,
+          Effect.suspend(() => closeRequestScope(scope, Exit.void)),
+        );
+  };
+  // Run as the handler's continuation, on the fiber running it (Effect sets it as the current
+  // fiber for its continuations): no step of its own.
+  const respond = (response: HttpServerResponse.HttpServerResponse): Effect.Effect<void> => {
+    const fiber = Fiber.getCurrentFiber();
+    return fiber._tag === "Some"
+      ? respondOn(fiber.value, response)
+      : Effect.withFiberRuntime((current) => respondOn(current, response));
+  };
+  const recover = (cause: Cause.Cause<unknown>) => Effect.flatMap(fast.recover(cause), respond);
+  // One step around the handler: its success is written, its failure answered and written.
+  const complete = <R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>) =>
+    Effect.matchCauseEffect(handler, {
+      onFailure: recover,
+      onSuccess: respond,
+    }) as Effect.Effect<void>;
   const programOf = (route: FoundRoute["handler"]) => {
     let program = programs.get(route);
     if (program === undefined) {
       const handler = route.uninterruptible ? Effect.uninterruptible(route.handler) : route.handler;
-      program = complete(fast.handle(handler));
+      program = complete(fast.wrap(handler));
       programs.set(route, program);
     }
     return program;

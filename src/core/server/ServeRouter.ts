@@ -15,21 +15,27 @@ import * as FastRouter from "./FastRouter.js";
 
 const notFound = errorResponse(new NotFoundError());
 
-/** Maps failures to responses, runs `middleware` around that, and maps its own failures too. */
+/** Runs `middleware` around `handler`, whose failures it sees mapped to responses. */
+const wrapWith =
+  (middleware: HttpMiddleware.HttpMiddleware | undefined) =>
+  <E, R>(
+    handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R> =>
+    middleware === undefined
+      ? handler
+      : (middleware(Effect.catchAllCause(handler, causeToResponse)) as Effect.Effect<
+          HttpServerResponse.HttpServerResponse,
+          unknown,
+          R
+        >);
+
+/** {@link wrapWith}, with the middleware's own failures mapped to responses too. */
 const handleWith =
   (middleware: HttpMiddleware.HttpMiddleware | undefined) =>
   <E, R>(
     handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> => {
-    const mapped = Effect.catchAllCause(handler, causeToResponse);
-    return middleware === undefined
-      ? mapped
-      : (Effect.catchAllCause(middleware(mapped), causeToResponse) as Effect.Effect<
-          HttpServerResponse.HttpServerResponse,
-          never,
-          R
-        >);
-  };
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
+    Effect.catchAllCause(wrapWith(middleware)(handler), causeToResponse);
 
 /** The router `serve` adds routes to: Strata's `FastRouter`, with `options.routerConfig`. */
 export const makeRouter = (options: ServeOptions): Effect.Effect<HttpLayerRouter.HttpRouter> =>
@@ -50,7 +56,7 @@ export const serveRouter = (
   const app = handleWith(options.middleware)(router.asHttpEffect());
   // On the fast path nothing but this server runs outside `options.middleware`, so it may
   // take its outermost form (the generic path wraps `app` in the platform's handling).
-  const handle = handleWith(
+  const wrap = wrapWith(
     options.middleware === undefined
       ? undefined
       : (outermostForms.get(options.middleware) ?? options.middleware),
@@ -60,11 +66,12 @@ export const serveRouter = (
       ? withFastApp(app, {
           routes: router[FastRouter.FastRoutesId],
           fiberMetrics: options.fiberMetrics === true,
-          handle,
+          wrap,
+          recover: causeToResponse,
           notFound:
             options.middleware === undefined
               ? notFound
-              : handle(
+              : wrap(
                   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
                     Effect.fail(new HttpServerError.RouteNotFound({ request })),
                   ),
