@@ -917,10 +917,12 @@ describe("Strata's node server", () => {
       () =>
         Effect.gen(function* () {
           const exits: Array<string> = [];
-          const failingWith = (failure: Effect.Effect<never, HttpServerError.ResponseError>) =>
+          const failingWith = (
+            failure: () => Effect.Effect<never, HttpServerError.ResponseError>,
+          ) =>
             Effect.gen(function* () {
               yield* Effect.addFinalizer((exit) => Effect.sync(() => exits.push(exit._tag)));
-              yield* HttpApp.appendPreResponseHandler(() => failure);
+              yield* HttpApp.appendPreResponseHandler(failure);
               return HttpServerResponse.text("unseen");
             });
           const port = yield* listen(
@@ -928,7 +930,7 @@ describe("Strata's node server", () => {
               "GET",
               "/refused",
               Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-                failingWith(
+                failingWith(() =>
                   Effect.fail(
                     new HttpServerError.ResponseError({
                       request,
@@ -940,7 +942,23 @@ describe("Strata's node server", () => {
                 ),
               ),
             ).pipe(
-              Layer.merge(HttpLayerRouter.add("GET", "/broken", failingWith(Effect.die("broken")))),
+              Layer.merge(
+                HttpLayerRouter.add(
+                  "GET",
+                  "/broken",
+                  failingWith(() => Effect.die("broken")),
+                ),
+              ),
+              // A handler that throws instead of returning an Effect.
+              Layer.merge(
+                HttpLayerRouter.add(
+                  "GET",
+                  "/throws",
+                  failingWith(() => {
+                    throw new Error("thrown secret");
+                  }),
+                ),
+              ),
             ),
           );
           const refused = yield* send(port, "/refused");
@@ -950,8 +968,11 @@ describe("Strata's node server", () => {
           expect(broken.status).toBe(500);
           expect(broken.text).toBe(internalErrorBody);
           expect(broken.text).not.toContain("broken");
-          yield* eventually("both request scopes are closed", () => exits.length === 2);
-          expect(exits).toEqual(["Success", "Success"]);
+          const thrown = yield* send(port, "/throws");
+          expect(thrown.status).toBe(500);
+          expect(thrown.text).toBe(internalErrorBody);
+          yield* eventually("every request scope is closed", () => exits.length === 3);
+          expect(exits).toEqual(["Success", "Success", "Success"]);
         }),
     );
 

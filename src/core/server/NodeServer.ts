@@ -121,7 +121,11 @@ const fastHandler = (
       handlers._tag === "None"
         ? write(response)
         : Effect.flatMap(
-            Effect.catchAllCause(handlers.value(request, response), causeToResponse),
+            Effect.catchAllCause(
+              // Suspended: a handler that throws is answered like one that fails.
+              Effect.suspend(() => handlers.value(request, response)),
+              causeToResponse,
+            ),
             write,
           );
     return written === Effect.void
