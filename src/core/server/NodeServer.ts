@@ -135,8 +135,9 @@ const fastHandler = (
           Effect.suspend(() => closeRequestScope(scope, Exit.void)),
         );
   };
-  // Run as the handler's continuation, on the fiber running it (Effect sets it as the current
-  // fiber for its continuations): no step of its own.
+  // Run as the handler's continuation, on the fiber running it: no step of its own. Effect 3
+  // sets that fiber as the current one around every run of its loop (`Fiber.getCurrentFiber`);
+  // the `withFiberRuntime` step is only there should a later version stop doing so.
   const respond = (response: HttpServerResponse.HttpServerResponse): Effect.Effect<void> => {
     const fiber = Fiber.getCurrentFiber();
     return fiber._tag === "Some"
