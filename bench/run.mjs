@@ -31,30 +31,22 @@ const ROUTES = [
   { key: "users", path: "/users/42" },
 ];
 // Extra routes some servers also serve: each is compared with the server's own `compareTo` route.
-const REQ_USERS = {
-  key: "reqUsers",
-  path: "/req-users/42",
-  label: "`/req-users/:id` (request-scoped)",
+/** An extra `<prefix>/:id` route answering like `/users/:id`, compared with it. */
+const userRoute = (key, prefix, what) => ({
+  key,
+  path: `${prefix}/42`,
+  label: `\`${prefix}/:id\` (${what})`,
   compareTo: "users",
   expect: { status: 200, json: { id: 42, name: "user 42" } },
-  rejects: "/req-users/abc",
-};
-const PIPELINE = {
-  key: "pipeline",
-  path: "/pipeline/42",
-  label: "`/pipeline/:id` (1 guard, 1 pipe, 1 interceptor)",
-  compareTo: "users",
-  expect: { status: 200, json: { id: 42, name: "user 42" } },
-  rejects: "/pipeline/abc",
-};
-const USERS_TAG = {
-  key: "usersTag",
-  path: "/users-tag/42",
-  label: "`/users-tag/:id` (the service read from the request's context)",
-  compareTo: "users",
-  expect: { status: 200, json: { id: 42, name: "user 42" } },
-  rejects: "/users-tag/abc",
-};
+  rejects: `${prefix}/abc`,
+});
+const REQ_USERS = userRoute("reqUsers", "/req-users", "request-scoped");
+const PIPELINE = userRoute("pipeline", "/pipeline", "1 guard, 1 pipe, 1 interceptor");
+const USERS_TAG = userRoute(
+  "usersTag",
+  "/users-tag",
+  "the service read from the request's context",
+);
 const AUTH = {
   key: "auth",
   path: "/auth/google",
