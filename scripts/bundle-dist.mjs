@@ -46,7 +46,7 @@ const before = exportNames();
 // The core entry (`strata`) and every module it shares with another entry go into two files
 // (the entry and one chunk), not one chunk per set of sharing entries: an app on `strata` alone
 // loads 2 Strata files instead of 5 (each costs the ESM loader its own bare-specifier
-// resolutions: ~5 ms of startup in all).
+// resolutions; measured: importing the dist 23.6 -> 20 ms).
 const coreEntry = entries.index;
 let owners;
 /** The entries from which each module is reachable, found once from the module graph. */

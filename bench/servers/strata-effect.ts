@@ -1,5 +1,5 @@
 // Strata's Effect face: the same HttpLayerRouter routes as effect-platform, served by StrataServer,
-// answering JSON with Strata's `jsonResponse` (stock servers use `HttpServerResponse.json`).
+// answering JSON with Strata's `jsonResponse` (stock servers use `HttpServerResponse.unsafeJson`).
 // effect / @effect/* are resolved the way Strata's dist resolves them (one shared copy).
 
 import type * as NodeRuntimeNS from "@effect/platform-node/NodeRuntime";
