@@ -1,6 +1,9 @@
 // Strata's classic (decorator) face. No `import "reflect-metadata"`: strata loads it itself.
-import { loadStrata, loadStrataOAuth } from "./lib/strata.js";
+import { loadStrata, STRATA_OAUTH } from "./lib/strata.js";
 
+const variant = process.env.STRATA_VARIANT;
+// `STRATA_VARIANT=oauth` adds `GET /auth/google`; the hello app itself does not load strata/oauth.
+const [strata, oauth] = await loadStrata(...(variant === "oauth" ? [STRATA_OAUTH] : []));
 const {
   Controller,
   Get,
@@ -16,10 +19,8 @@ const {
   TimeoutMiddleware,
   UseGuards,
   UseInterceptors,
-} = await loadStrata();
-const variant = process.env.STRATA_VARIANT;
-// `STRATA_VARIANT=oauth` adds `GET /auth/google`; the hello app itself does not load strata/oauth.
-const { OAuthModule } = variant === "oauth" ? await loadStrataOAuth() : { OAuthModule: undefined };
+} = strata;
+const OAuthModule = oauth?.OAuthModule;
 
 @Injectable()
 class UsersService {

@@ -2,26 +2,38 @@
 // answering JSON with Strata's `jsonResponse` (stock servers use `HttpServerResponse.unsafeJson`).
 // effect / @effect/* are resolved the way Strata's dist resolves them (one shared copy).
 
+import type * as HttpLayerRouterNS from "@effect/platform/HttpLayerRouter";
 import type * as NodeRuntimeNS from "@effect/platform-node/NodeRuntime";
+import type * as ContextNS from "effect/Context";
 import type * as EffectNS from "effect/Effect";
 import type * as LayerNS from "effect/Layer";
-import { type EffectModules, makeApp } from "./lib/effect-routes.js";
-import { importAsStrata, loadStrata } from "./lib/strata.js";
+import { makeApp } from "./lib/effect-routes.js";
+import { loadStrata } from "./lib/strata.js";
 
-const { StrataServer, jsonResponse } = await loadStrata();
+const [strata, Effect, Context, Layer, HttpLayerRouter, NodeRuntime] = (await loadStrata(
+  "effect/Effect",
+  "effect/Context",
+  "effect/Layer",
+  "@effect/platform/HttpLayerRouter",
+  "@effect/platform-node/NodeRuntime",
+)) as [
+  // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
+  any,
+  typeof EffectNS,
+  typeof ContextNS,
+  typeof LayerNS,
+  typeof HttpLayerRouterNS,
+  typeof NodeRuntimeNS,
+];
+const { StrataServer, jsonResponse } = strata;
 
-const Effect = await importAsStrata<typeof EffectNS>("effect/Effect");
-const modules: EffectModules = {
-  Context: await importAsStrata("effect/Context"),
+const { routes, UsersServiceLive } = makeApp({
+  Context,
   Effect,
-  Layer: await importAsStrata("effect/Layer"),
-  HttpLayerRouter: await importAsStrata("@effect/platform/HttpLayerRouter"),
+  Layer,
+  HttpLayerRouter,
   json: (body, status) => jsonResponse(body, { status }),
-};
-const Layer = modules.Layer as typeof LayerNS;
-const NodeRuntime = await importAsStrata<typeof NodeRuntimeNS>("@effect/platform-node/NodeRuntime");
-
-const { routes, UsersServiceLive } = makeApp(modules);
+});
 const port = Number(process.env.PORT);
 
 Layer.launch(

@@ -14,20 +14,41 @@ export const strataPath: string = process.env.STRATA_DIST
   ? resolve(process.env.STRATA_DIST)
   : fileURLToPath(new URL("../../../dist/src/index.js", import.meta.url));
 
+/** The specifier {@link loadStrata} takes for Strata's `strata/oauth` entry (same build). */
+export const STRATA_OAUTH = "strata/oauth";
+
+/**
+ * Strata's entry, then each of `specifiers`, loaded by a single dynamic import as one module
+ * graph (what a statically imported app does). Node 20 walks the whole graph loaded so far on
+ * each dynamic import of a new module (`ModuleJob._instantiate`: 5–15 ms once Strata's ~550
+ * modules are in), so loading a server's modules one by one would charge its startup for walks
+ * a real app does not make.
+ *
+ * A specifier is {@link STRATA_OAUTH} or a bare one ("effect/Layer"), resolved the way Strata's
+ * dist resolves it so that routes built by the bench share Strata's module instances.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
-export const loadStrata = async (): Promise<any> => {
+export const loadStrata = async (...specifiers: ReadonlyArray<string>): Promise<Array<any>> => {
   if (!existsSync(strataPath)) {
     throw new Error(
       `Strata build not found at ${strataPath} (run \`npm run build\` in the project root)`,
     );
   }
-  return import(pathToFileURL(strataPath).href);
+  const urls = [
+    pathToFileURL(strataPath).href,
+    ...specifiers.map((specifier) =>
+      specifier === STRATA_OAUTH
+        ? pathToFileURL(join(dirname(strataPath), "oauth", "index.js")).href
+        : resolveAsStrata(specifier),
+    ),
+  ];
+  const graph = await import(
+    `data:text/javascript,${encodeURIComponent(
+      urls.map((url, i) => `export * as m${i} from ${JSON.stringify(url)};`).join("\n"),
+    )}`
+  );
+  return urls.map((_, i) => graph[`m${i}`]);
 };
-
-/** `strata/oauth` from the same build. */
-// biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
-export const loadStrataOAuth = async (): Promise<any> =>
-  import(pathToFileURL(join(dirname(strataPath), "oauth", "index.js")).href);
 
 type ExportTarget = string | { readonly [condition: string]: ExportTarget } | null | undefined;
 
@@ -42,11 +63,10 @@ const pickImport = (target: ExportTarget): string | undefined => {
 };
 
 /**
- * Imports a bare ESM specifier (e.g. "effect/Layer") resolved the way Strata's dist
- * resolves it, so that routes built by the bench share Strata's module instances.
- * Falls back to the bench's own copy when that fails.
+ * The URL of a bare ESM specifier (e.g. "effect/Layer") resolved the way Strata's dist
+ * resolves it. Falls back to the bench's own copy when that fails.
  */
-export const importAsStrata = async <T>(specifier: string): Promise<T> => {
+const resolveAsStrata = (specifier: string): string => {
   try {
     const parts = specifier.split("/");
     const pkgName = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
@@ -56,11 +76,11 @@ export const importAsStrata = async <T>(specifier: string): Promise<T> => {
     const pkg = JSON.parse(readFileSync(pkgJsonPath, "utf8"));
     const rel = pickImport(pkg.exports?.[sub === "." ? "." : sub]);
     if (rel === undefined) throw new Error(`no export ${sub} in ${pkgName}`);
-    return (await import(pathToFileURL(join(dirname(pkgJsonPath), rel)).href)) as T;
+    return pathToFileURL(join(dirname(pkgJsonPath), rel)).href;
   } catch (err) {
     process.stderr.write(
       `[bench] ${specifier}: using the bench's own copy (${(err as Error).message})\n`,
     );
-    return (await import(specifier)) as T;
+    return import.meta.resolve(specifier);
   }
 };
