@@ -1,4 +1,3 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
@@ -49,8 +48,6 @@ export interface CsrfOptions {
 
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
 
-const sameLength = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
-
 /**
  * CSRF protection as an Effect `HttpMiddleware`: a signed double-submit token bound to the
  * client. A safe request (`GET`, `HEAD`, `OPTIONS`) without a valid token cookie gets one
@@ -68,6 +65,9 @@ export const make = (
   options: CsrfOptions = {},
 ): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError> =>
   Effect.gen(function* () {
+    // Loaded here, when CSRF is set up: an app without it never loads node:crypto (~1.5 ms).
+    const { createHmac, randomBytes, timingSafeEqual } = process.getBuiltinModule("node:crypto");
+    const sameLength = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
     let key: Buffer;
     if (options.secret === undefined) {
       key = randomBytes(32);
