@@ -1,7 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServer from "@effect/platform/HttpServer";
 import * as Cause from "effect/Cause";
-import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as ExecutionStrategy from "effect/ExecutionStrategy";
 import * as Exit from "effect/Exit";
@@ -9,7 +8,7 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as Scope from "effect/Scope";
 import type { DynamicModule } from "../decorators/Module.js";
-import { Injector, injectorLayer } from "../di/Injector.js";
+import { Injector, injectorLayer, makeInjector } from "../di/Injector.js";
 import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
 import type { Provider } from "../di/Provider.js";
 import { StartupError } from "../di/StartupError.js";
@@ -245,7 +244,7 @@ export class StrataApp {
             ...(this.options.providerOverrides ?? []),
           ],
         });
-        const context = yield* Layer.buildWithScope(injectorLayer(graph), scope);
+        const injector = yield* Scope.extend(makeInjector(graph), scope);
         // Closed after the server has drained (added later), before onModuleDestroy (earlier).
         yield* Scope.addFinalizer(
           scope,
@@ -253,7 +252,6 @@ export class StrataApp {
             this.shutdownManager.run(this.signal, this.options.shutdown?.timeout),
           ),
         );
-        const injector = Context.get(context, Injector);
         const routes = yield* Effect.provideService(
           routesOf(graph, { ...this.options, ...this.pipeline }),
           Injector,

@@ -1,12 +1,10 @@
 import * as Cause from "effect/Cause";
-import * as Context from "effect/Context";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as FiberId from "effect/FiberId";
-import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
-import { Injector, injectorLayer } from "./Injector.js";
+import { Injector, makeInjector } from "./Injector.js";
 import { compileModuleGraph } from "./ModuleGraph.js";
 import type { Provider, ProviderLike } from "./Provider.js";
 import { makeRequestStore, type RequestStore } from "./RequestStore.js";
@@ -169,10 +167,10 @@ export class Container {
         compileModuleGraph({ module: ContainerRoot, providers: [...this.providers.values()] }),
       ).pipe(Effect.mapError((e) => (e as { error?: unknown }).error ?? e));
       const scope = yield* Scope.make();
-      const context = yield* Layer.buildWithScope(injectorLayer(graph), scope).pipe(
+      const injector = yield* Scope.extend(makeInjector(graph), scope).pipe(
         Effect.tapErrorCause((cause) => Scope.close(scope, Exit.failCause(cause))),
       );
-      return { scope, injector: Context.get(context, Injector) };
+      return { scope, injector };
     });
   }
 
