@@ -85,6 +85,10 @@ const SERVERS = [
   { name: "strata-effect", file: "dist/strata-effect.js" },
   // The same app, also loaded on a route that reads its service per request.
   { name: "strata-effect-tag", file: "dist/strata-effect.js", extraRoutes: [USERS_TAG] },
+  // The Strata servers above require Strata's CommonJS build (lib/strata.ts); these two import
+  // its ESM build, which loads effect and @effect/platform through node's ESM loader.
+  { name: "strata-classic-esm", file: "dist/strata-classic.js", env: { STRATA_FORMAT: "esm" } },
+  { name: "strata-effect-esm", file: "dist/strata-effect.js", env: { STRATA_FORMAT: "esm" } },
 ];
 
 // ---------------------------------------------------------------- options
@@ -821,6 +825,8 @@ async function main() {
     `Load: autocannon, ${opts.connections} connections, pipelining 1, ${opts.warmup} s warm-up then ${opts.duration} s measured per route, ` +
       "`taskset -c 1`; each server runs alone as `taskset -c 0 node <file>` with NODE_ENV=production, on 127.0.0.1. " +
       "`/users/:id` is measured with `/users/42`. Startup = spawn until the first 200 on `/hello` (polled every 5 ms). " +
+      "The strata-* servers `require` Strata's CommonJS build (as NestJS apps, CommonJS by default, load it; the nest-* servers load NestJS the same way), " +
+      "except the `-esm` rows, which import its ESM build. " +
       "RSS idle = VmRSS 1 s after startup; after load = VmRSS after the last route; peak = VmHWM. " +
       "CPU: the server's CPU use during the measured seconds (lower of the two routes, median; ~100 = one core saturated), " +
       "and the most core 0 time taken by other processes in any measurement (⚠ above 5%: that row was disturbed). " +

@@ -47,6 +47,18 @@ const SERVERS = [
     routes: ["/hello", "/users/42", "/auth/google"],
   },
   { name: "strata-effect", file: "dist/strata-effect.js", routes: ["/hello", "/users/42"] },
+  {
+    name: "strata-classic-esm",
+    file: "dist/strata-classic.js",
+    env: { STRATA_FORMAT: "esm" },
+    routes: ["/hello", "/users/42"],
+  },
+  {
+    name: "strata-effect-esm",
+    file: "dist/strata-effect.js",
+    env: { STRATA_FORMAT: "esm" },
+    routes: ["/hello", "/users/42"],
+  },
 ];
 
 const args = process.argv.slice(2);

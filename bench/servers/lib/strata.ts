@@ -1,28 +1,36 @@
 // Locates and loads Strata's built output.
 //
-// Default: /work/main/dist/src/index.js, addressed relative to this compiled file
-// (bench/dist/lib/strata.js -> ../../../dist/src/index.js). STRATA_DIST overrides it.
-// Strata is loaded dynamically (and typed loosely) so that the bench compiles even
-// when Strata has not been built yet; a missing or different API then shows up as
-// "failed to start" in the runner instead of breaking the whole build.
+// STRATA_FORMAT picks the build: `cjs` (the default) requires Strata's CommonJS build
+// (dist/cjs/index.js), as an app compiled to CommonJS does (NestJS's default, and how the nest-*
+// servers load NestJS); `esm` imports its ESM build (dist/src/index.js), as an ES module app
+// does. Both are addressed relative to this compiled file (bench/dist/lib/strata.js ->
+// ../../../dist/...); STRATA_DIST overrides the path. Strata is loaded dynamically (and typed
+// loosely) so that the bench compiles even when Strata has not been built yet; a missing or
+// different API then shows up as "failed to start" in the runner instead of breaking the build.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
+const format = process.env.STRATA_FORMAT ?? "cjs";
+if (format !== "cjs" && format !== "esm")
+  throw new Error(`STRATA_FORMAT: cjs or esm, not ${format}`);
+
 export const strataPath: string = process.env.STRATA_DIST
   ? resolve(process.env.STRATA_DIST)
-  : fileURLToPath(new URL("../../../dist/src/index.js", import.meta.url));
+  : fileURLToPath(
+      new URL(`../../../dist/${format === "cjs" ? "cjs" : "src"}/index.js`, import.meta.url),
+    );
 
 /** The specifier {@link loadStrata} takes for Strata's `strata/oauth` entry (same build). */
 export const STRATA_OAUTH = "strata/oauth";
 
 /**
- * Strata's entry, then each of `specifiers`, loaded by a single dynamic import as one module
- * graph (what a statically imported app does). Node 20 walks the whole graph loaded so far on
- * each dynamic import of a new module (`ModuleJob._instantiate`: 5–15 ms once Strata's ~550
- * modules are in), so loading a server's modules one by one would charge its startup for walks
- * a real app does not make.
+ * Strata's entry, then each of `specifiers`, required from Strata's dist (`cjs`), or (`esm`)
+ * loaded by a single dynamic import as one module graph, what a statically imported app does:
+ * node 20 walks the whole graph loaded so far on each dynamic import of a new module
+ * (`ModuleJob._instantiate`: 5–15 ms once Strata's ~550 modules are in), so loading a server's
+ * modules one by one would charge its startup for walks a real app does not make.
  *
  * A specifier is {@link STRATA_OAUTH} or a bare one ("effect/Layer"), resolved the way Strata's
  * dist resolves it so that routes built by the bench share Strata's module instances.
@@ -34,12 +42,17 @@ export const loadStrata = async (...specifiers: ReadonlyArray<string>): Promise<
       `Strata build not found at ${strataPath} (run \`npm run build\` in the project root)`,
     );
   }
+  const oauthPath = join(dirname(strataPath), "oauth", "index.js");
+  if (format === "cjs") {
+    const require = createRequire(strataPath);
+    return [strataPath, ...specifiers].map((specifier) =>
+      require(specifier === STRATA_OAUTH ? oauthPath : specifier),
+    );
+  }
   const urls = [
     pathToFileURL(strataPath).href,
     ...specifiers.map((specifier) =>
-      specifier === STRATA_OAUTH
-        ? pathToFileURL(join(dirname(strataPath), "oauth", "index.js")).href
-        : resolveAsStrata(specifier),
+      specifier === STRATA_OAUTH ? pathToFileURL(oauthPath).href : resolveAsStrata(specifier),
     ),
   ];
   const graph = await import(
