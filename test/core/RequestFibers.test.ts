@@ -3,9 +3,12 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "@effect/vitest";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
 import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as RuntimeFlags from "effect/RuntimeFlags";
+import * as Supervisor from "effect/Supervisor";
 import { makeRequestFork } from "../../src/core/server/RequestFibers.js";
 import { StrataServer } from "../../src/index.js";
 import * as Timeout from "../../src/middleware/Timeout.js";
@@ -122,4 +125,29 @@ describe("request fibers", () => {
     for (let i = 0; i < 3; i++) fork(Context.empty(), Effect.void);
     expect(forks).toBe(3);
   });
+
+  it.effect("are real fibers, but not among Effect's root fibers (`Fiber.roots`)", () =>
+    Effect.gen(function* () {
+      const runtime = yield* Effect.runtime<never>();
+      const fork = makeRequestFork(runtime, runtime.runtimeFlags);
+      const waiting = fork(Context.empty(), Effect.never);
+      const done = fork(Context.empty(), Effect.void);
+      const roots = yield* Fiber.roots;
+      expect(roots).not.toContain(waiting);
+      expect(roots).not.toContain(done);
+      expect(yield* Fiber.await(done)).toEqual(Exit.void);
+      expect(Exit.isInterrupted(yield* Fiber.interrupt(waiting))).toBe(true);
+    }),
+  );
+
+  it.effect("start through Effect's own fork when the app has a supervisor, which sees them", () =>
+    Effect.gen(function* () {
+      const supervisor = yield* Supervisor.track;
+      const runtime = yield* Effect.supervised(Effect.runtime<never>(), supervisor);
+      const fork = makeRequestFork(runtime, runtime.runtimeFlags);
+      const waiting = fork(Context.empty(), Effect.never);
+      expect(yield* supervisor.value).toContain(waiting);
+      yield* Fiber.interrupt(waiting);
+    }),
+  );
 });
