@@ -23,42 +23,27 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const HOST = "127.0.0.1";
 const AUTOCANNON = join(HERE, "node_modules", "autocannon", "autocannon.js");
 
+const STANDARD = ["/hello", "/users/42"];
+/** A server to spawn: `file` with `env` added to the environment, loaded on `routes`. */
+const server = (name, file, env = {}, routes = STANDARD) => ({ name, file, env, routes });
 const SERVERS = [
-  { name: "node-http", file: "servers/node-http.mjs", routes: ["/hello", "/users/42"] },
-  { name: "fastify", file: "servers/fastify.mjs", routes: ["/hello", "/users/42"] },
-  { name: "effect-platform", file: "dist/effect-platform.js", routes: ["/hello", "/users/42"] },
-  { name: "strata-classic", file: "dist/strata-classic.js", routes: ["/hello", "/users/42"] },
-  {
-    name: "strata-classic-pipeline",
-    file: "dist/strata-classic.js",
-    env: { STRATA_VARIANT: "pipeline" },
-    routes: ["/hello", "/users/42", "/req-users/42", "/pipeline/42"],
-  },
-  {
-    name: "strata-classic-middleware",
-    file: "dist/strata-classic.js",
-    env: { STRATA_VARIANT: "middleware" },
-    routes: ["/hello", "/users/42"],
-  },
-  {
-    name: "strata-classic-oauth",
-    file: "dist/strata-classic.js",
-    env: { STRATA_VARIANT: "oauth" },
-    routes: ["/hello", "/users/42", "/auth/google"],
-  },
-  { name: "strata-effect", file: "dist/strata-effect.js", routes: ["/hello", "/users/42"] },
-  {
-    name: "strata-classic-esm",
-    file: "dist/strata-classic.js",
-    env: { STRATA_FORMAT: "esm" },
-    routes: ["/hello", "/users/42"],
-  },
-  {
-    name: "strata-effect-esm",
-    file: "dist/strata-effect.js",
-    env: { STRATA_FORMAT: "esm" },
-    routes: ["/hello", "/users/42"],
-  },
+  server("node-http", "servers/node-http.mjs"),
+  server("fastify", "servers/fastify.mjs"),
+  server("effect-platform", "dist/effect-platform.js"),
+  server("strata-classic", "dist/strata-classic.js"),
+  server("strata-classic-pipeline", "dist/strata-classic.js", { STRATA_VARIANT: "pipeline" }, [
+    ...STANDARD,
+    "/req-users/42",
+    "/pipeline/42",
+  ]),
+  server("strata-classic-middleware", "dist/strata-classic.js", { STRATA_VARIANT: "middleware" }),
+  server("strata-classic-oauth", "dist/strata-classic.js", { STRATA_VARIANT: "oauth" }, [
+    ...STANDARD,
+    "/auth/google",
+  ]),
+  server("strata-effect", "dist/strata-effect.js"),
+  server("strata-classic-esm", "dist/strata-classic.js", { STRATA_FORMAT: "esm" }),
+  server("strata-effect-esm", "dist/strata-effect.js", { STRATA_FORMAT: "esm" }),
 ];
 
 const args = process.argv.slice(2);
