@@ -57,13 +57,6 @@ type FiberRuntimeClass = new (
   runtimeFlags: RuntimeFlags.RuntimeFlags,
 ) => Fiber.RuntimeFiber<void> & { readonly start: (effect: Effect.Effect<void>) => void };
 
-let fiberRuntimeClass: FiberRuntimeClass | undefined;
-/** The class of every fiber, read once from one. */
-const fiberRuntime = (): FiberRuntimeClass => {
-  fiberRuntimeClass ??= Effect.runFork(Effect.void).constructor as FiberRuntimeClass;
-  return fiberRuntimeClass;
-};
-
 /**
  * Starts request fibers from the app runtime's fiber refs ({@link requestFiberRefs}). Effect's
  * fork runs every ref's fork for every fiber and compares the result; a fork that keeps the
@@ -90,7 +83,8 @@ export const makeRequestFork = (
   if (FiberRefs.getOrDefault(refs, FiberRef.currentSupervisor) !== Supervisor.none)
     return (context, effect) =>
       Runtime.runFork(Runtime.make({ context, fiberRefs: refs, runtimeFlags }), effect);
-  const FiberRuntime = fiberRuntime();
+  // The class of every fiber, read from one.
+  const FiberRuntime = Effect.runFork(Effect.void).constructor as FiberRuntimeClass;
   const start = (
     fiberRefs: FiberRefs.FiberRefs,
     fiberId: FiberId.Runtime,
