@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Strata HTTP benchmark runner. Not part of the test suite.
 //
-//   node run.mjs [--duration <s>] [--rounds <n>] [--warmup <s>] [--only a,b,c] [--out <file>]
+//   node run.mjs [--duration <s>] [--rounds <n>] [--warmup <s>] [--cpu-rounds <n>] [--only a,b,c] [--out <file>]
 //
 // Every server is spawned as `taskset -c 0 node <file>` (core 0) and loaded by autocannon
 // running as `taskset -c 1 node autocannon ...` (core 1), 50 connections, pipelining 1,
 // against 127.0.0.1 only. Rounds are interleaved (round 1: every server, round 2: ...);
-// the report shows medians over rounds with min-max, and ratios to raw node:http.
+// the report shows medians over rounds with min-max, and ratios to raw node:http. Then the
+// servers without variants are measured in-process, without sockets (cpu.mjs): the CPU each
+// spends on one request.
 // TypeScript servers must have been compiled into dist/ first (`npm run build`).
 
 import { spawn, spawnSync } from "node:child_process";
@@ -18,6 +20,7 @@ import { dirname, join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { CPU_PATHS, measureCpu, renderCpuTable } from "./cpu.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -98,6 +101,7 @@ function parseArgs(argv) {
     duration: Number(process.env.BENCH_DURATION ?? 10),
     rounds: Number(process.env.BENCH_ROUNDS ?? 3),
     warmup: Number(process.env.BENCH_WARMUP ?? 3),
+    cpuRounds: Number(process.env.BENCH_CPU_ROUNDS ?? 3),
     only: process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(",") : undefined,
     out: join(HERE, "RESULTS.md"),
     connections: 50,
@@ -123,6 +127,9 @@ function parseArgs(argv) {
       case "--warmup":
         opts.warmup = Number(value());
         break;
+      case "--cpu-rounds":
+        opts.cpuRounds = Number(value());
+        break;
       case "--only":
         opts.only = value()
           .split(",")
@@ -135,7 +142,7 @@ function parseArgs(argv) {
       case "-h":
       case "--help":
         console.log(
-          "usage: node run.mjs [--duration <s>=10] [--rounds <n>=3] [--warmup <s>=3] [--only name,name] [--out RESULTS.md]\n" +
+          "usage: node run.mjs [--duration <s>=10] [--rounds <n>=3] [--warmup <s>=3] [--cpu-rounds <n>=3, 0: none] [--only name,name] [--out RESULTS.md]\n" +
             `servers: ${SERVERS.map((s) => s.name).join(", ")}`,
         );
         process.exit(0);
@@ -144,11 +151,16 @@ function parseArgs(argv) {
         die(`unknown argument ${a} (try --help)`);
     }
   }
-  for (const k of ["duration", "rounds", "warmup"]) {
-    if (!Number.isFinite(opts[k]) || opts[k] < 0 || (k !== "warmup" && opts[k] <= 0))
-      die(`bad --${k}`);
+  for (const k of ["duration", "rounds", "warmup", "cpuRounds"]) {
+    if (
+      !Number.isFinite(opts[k]) ||
+      opts[k] < 0 ||
+      ((k === "duration" || k === "rounds") && opts[k] <= 0)
+    )
+      die(`bad --${k.replace("cpuRounds", "cpu-rounds")}`);
   }
   opts.rounds = Math.floor(opts.rounds);
+  opts.cpuRounds = Math.floor(opts.cpuRounds);
   if (opts.only) {
     const unknown = opts.only.filter((n) => !SERVERS.some((s) => s.name === n));
     if (unknown.length)
@@ -758,7 +770,12 @@ async function main() {
     (1 + (ROUTES.length + (s.extraRoutes?.length ?? 0)) * (opts.warmup + opts.duration + 1)) *
       1000 +
     opts.startupTimeoutMs;
-  const budgetMs = opts.rounds * selected.reduce((a, s) => a + perServer(s), 0) * 2 + 120_000;
+  // The in-process section: the servers without variants, each probe well under 2 min.
+  const cpuServers = selected.filter((s) => s.env === undefined && s.extraRoutes === undefined);
+  const budgetMs =
+    opts.rounds * selected.reduce((a, s) => a + perServer(s), 0) * 2 +
+    opts.cpuRounds * cpuServers.length * 120_000 +
+    120_000;
   const watchdog = setTimeout(() => {
     log(`time budget of ${Math.round(budgetMs / 1000)} s exceeded, aborting`);
     killAll("SIGKILL");
@@ -810,6 +827,20 @@ async function main() {
 
   const rows = summarize(results, selected);
   const table = renderTable(rows);
+  const cpuTable =
+    opts.cpuRounds > 0
+      ? renderCpuTable(
+          await measureCpu(cpuServers, {
+            here: HERE,
+            rounds: opts.cpuRounds,
+            track,
+            waitForQuiet,
+            median,
+            log,
+          }),
+          BASELINE,
+        )
+      : undefined;
   const failures = renderFailures(selected, results);
   const m = machineInfo();
   const vers = versions();
@@ -834,6 +865,22 @@ async function main() {
       "which compresses the differences among the fastest servers.",
     "",
     failures ? `## Failures\n\n${failures}\n` : "",
+    ...(cpuTable === undefined
+      ? []
+      : [
+          "## CPU per request, in-process",
+          "",
+          cpuTable,
+          "",
+          `Microseconds of CPU (user + system, garbage collection included) a request costs each server with no sockets: ` +
+            "`cpu-probe.mjs` loads the server, takes its node:http `request` listener and hands it requests on in-memory sockets, one at a time, " +
+            `pinned to core 0; one checked request per path (status and body), a warm-up round, then 5 rounds of 20,000 requests per path. ` +
+            `Median over ${opts.cpuRounds} interleaved spawns of each spawn's median round (min–max across spawns). ` +
+            "No parsing, no syscalls and no load generator: what is left is each framework's own work and the node:http response code they all share, " +
+            `so \`over ${BASELINE}\` is the framework's cost on that route. \`/users/42 − /hello\` is what the \`/users/:id\` route's own code adds ` +
+            `(the Effect servers share theirs: \`Effect.gen\` + \`HttpLayerRouter.params\`). Paths: ${CPU_PATHS.map((p) => `\`${p.path}\``).join(", ")}.`,
+          "",
+        ]),
     "## Machine",
     "",
     `- CPU: ${m.cpu} — ${m.cores} logical CPUs (nproc ${m.nproc})`,
@@ -848,6 +895,7 @@ async function main() {
   ].join("\n");
 
   console.log(`\n${table}\n`);
+  if (cpuTable !== undefined) console.log(`CPU per request, in-process:\n\n${cpuTable}\n`);
   if (failures) console.log(`Failures:\n${failures}\n`);
   writeFileSync(opts.out, md);
   log(`wrote ${relative(process.cwd(), opts.out) || opts.out}`);

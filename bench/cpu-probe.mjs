@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// The CPU a server spends on one request, without sockets. Not part of the test suite.
+//
+//   node cpu-probe.mjs <server file> <requests> <rounds> <path> [<path> ...]
+//
+// Loads the server in this process, takes the `request` listener of the node:http server it
+// starts, and hands it requests on in-memory sockets, one at a time (each answered before the
+// next): no parsing, no syscalls, no load generator, so what is left is the framework's own
+// work per request and the node:http response code every server shares. For each path: one
+// checked request (its raw response is parsed: status and JSON body), a warm-up of <requests>,
+// then <rounds> rounds of <requests>, each timed with process.cpuUsage (user + system, so
+// garbage collection counts). Prints one JSON line per path: status, body, microseconds a
+// request in each round.
+
+import http from "node:http";
+import { resolve } from "node:path";
+import { Duplex } from "node:stream";
+import { pathToFileURL } from "node:url";
+
+const [file, requestsArg, roundsArg, ...paths] = process.argv.slice(2);
+const requests = Number(requestsArg);
+const rounds = Number(roundsArg);
+if (!file || !(requests > 0) || !(rounds > 0) || paths.length === 0) {
+  console.error("usage: node cpu-probe.mjs <server file> <requests> <rounds> <path> [<path> ...]");
+  process.exit(2);
+}
+
+// A request left unanswered would hang the probe: it gives up after 4 minutes in all.
+setTimeout(() => {
+  console.error("cpu-probe: not done after 240 s (a request left unanswered?)");
+  process.exit(1);
+}, 240_000).unref();
+
+let server;
+const listen = http.Server.prototype.listen;
+http.Server.prototype.listen = function (...args) {
+  server = this;
+  return listen.apply(this, args);
+};
+process.env.PORT ??= "0";
+await import(pathToFileURL(resolve(file)).href);
+
+/** An in-memory socket: keeps what is written to it when `record` is set. */
+class MemorySocket extends Duplex {
+  constructor(record) {
+    super({ decodeStrings: false });
+    this.written = record ? [] : undefined;
+  }
+  _read() {}
+  _write(chunk, _encoding, callback) {
+    this.written?.push(Buffer.from(chunk));
+    callback();
+  }
+}
+
+const HEADERS = { host: "127.0.0.1", "user-agent": "cpu-probe", accept: "*/*" };
+const RAW_HEADERS = Object.entries(HEADERS).flat();
+
+/** One GET of `path`, answered by `server`; resolves with its socket once the answer is sent. */
+const request = (path, record) =>
+  new Promise((resolveRequest) => {
+    const socket = new MemorySocket(record);
+    const req = new http.IncomingMessage(socket);
+    req.method = "GET";
+    req.url = path;
+    req.headers = { ...HEADERS };
+    req.rawHeaders = RAW_HEADERS;
+    req.httpVersionMajor = 1;
+    req.httpVersionMinor = 1;
+    req.httpVersion = "1.1";
+    req.complete = true;
+    req.push(null);
+    const res = new http.ServerResponse(req);
+    res.assignSocket(socket);
+    res.once("finish", () => resolveRequest(socket));
+    server.emit("request", req, res);
+  });
+
+/** Status and body of a raw HTTP/1.1 response (content-length or chunked). */
+const parse = (raw) => {
+  const text = raw.toString("latin1");
+  const split = text.indexOf("\r\n\r\n");
+  const head = text.slice(0, split);
+  let body = text.slice(split + 4);
+  if (/^transfer-encoding:\s*chunked/im.test(head)) {
+    let decoded = "";
+    for (let at = 0; ; ) {
+      const eol = body.indexOf("\r\n", at);
+      const size = Number.parseInt(body.slice(at, eol), 16);
+      if (!(size > 0)) break;
+      decoded += body.slice(eol + 2, eol + 2 + size);
+      at = eol + 2 + size + 2;
+    }
+    body = decoded;
+  }
+  return { status: Number(head.split(" ")[1]), body: Buffer.from(body, "latin1").toString() };
+};
+
+const deadline = Date.now() + 30_000;
+while (server === undefined || server.listenerCount("request") === 0) {
+  if (Date.now() > deadline) throw new Error("no node:http server with a request listener");
+  await new Promise((r) => setTimeout(r, 10));
+}
+
+for (const path of paths) {
+  // The first answer may wait for the app to finish starting; it is the one checked.
+  const checked = parse(Buffer.concat((await request(path, true)).written));
+  const batch = async () => {
+    for (let i = 0; i < requests; i++) await request(path, false);
+  };
+  await batch();
+  const us = [];
+  for (let round = 0; round < rounds; round++) {
+    const before = process.cpuUsage();
+    await batch();
+    const used = process.cpuUsage(before);
+    us.push((used.user + used.system) / requests);
+  }
+  console.log(JSON.stringify({ path, ...checked, us }));
+}
+process.exit(0);
