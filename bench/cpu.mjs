@@ -114,7 +114,11 @@ const cell = (s) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
 /** The CPU table: microseconds a request, and what each server adds to `baseline` on each path. */
 export function renderCpuTable(summary, baseline) {
   const base = summary.get(baseline)?.paths;
-  const over = (s, path) => (base ? `+${fmt(s.median - base[path].median)}` : "–");
+  const over = (s, path) => {
+    if (base === undefined) return "–";
+    const added = s.median - base[path].median;
+    return `${added < 0 ? "" : "+"}${fmt(added)}`;
+  };
   const head = [
     "server",
     "/hello µs (median, min–max)",
