@@ -1,7 +1,11 @@
 import { describe, expect, it } from "@effect/vitest";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
+import * as Either from "effect/Either";
 import * as Exit from "effect/Exit";
+import * as Option from "effect/Option";
+import * as ParseResult from "effect/ParseResult";
+import * as Schema from "effect/Schema";
 import { expectTypeOf } from "vitest";
 import {
   BadRequestError,
@@ -21,6 +25,7 @@ import {
   PayloadTooLargeError,
   UnauthorizedError,
   UnauthorizedException,
+  validationError,
 } from "../../src/index.js";
 
 const cases = [
@@ -203,4 +208,33 @@ describe("HttpError in Effect code", () => {
       expect(result).toBe(500);
     }),
   );
+});
+
+describe("validationError", () => {
+  const schema = Schema.Struct({ id: Schema.NumberFromString, name: Schema.String });
+  const issueOf = (input: unknown) =>
+    Either.getLeft(ParseResult.decodeUnknownEither(schema, { errors: "all" })(input)).pipe(
+      Option.getOrThrow,
+    );
+
+  it("makes a 400 with a line per field, from a ParseError or its issue alike", () => {
+    const issue = issueOf({ id: "x" });
+    const fromIssue = validationError(issue);
+    const fromError = validationError(new ParseResult.ParseError({ issue }));
+    expect(fromIssue).toBeInstanceOf(BadRequestError);
+    expect(errorBody(fromIssue)).toEqual({
+      statusCode: 400,
+      message: "Validation failed",
+      errors: ['id: Unable to decode "x" into a number', "name: is missing"],
+    });
+    expect(errorBody(fromError)).toEqual(errorBody(fromIssue));
+  });
+
+  it("captures no stack frames and leaves the process's stack trace limit as it was", () => {
+    const limit = Error.stackTraceLimit;
+    const error = validationError(issueOf({}));
+    expect(error.stack?.split("\n").filter((line) => line.trim().startsWith("at "))).toEqual([]);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new BadRequestError().stack).toContain("    at ");
+  });
 });
