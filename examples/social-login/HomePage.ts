@@ -19,17 +19,21 @@ const labels: { readonly [P in SupportedProvider]: string } = {
   twitter: "Twitter",
 };
 
-/** The stable error codes of the built-in routes, shown as is (anything else is not echoed). */
-const errorText: Readonly<Record<string, string>> = {
-  provider_error: "the sign-in was cancelled or refused at the provider",
-  invalid_state: "the sign-in took too long or was replayed; try again",
-  code_rejected: "the provider rejected the code",
-  token_response_malformed: "the provider's answer was malformed",
-  provider_unreachable: "the provider could not be reached",
-  provider_timeout: "the provider took too long",
-  profile_fetch_failed: "the profile could not be read",
-  callback_handler_failed: "the app could not sign you in",
-};
+/**
+ * The stable error codes of the built-in routes, shown as is (anything else is not echoed). A
+ * Map, so a code named like a prototype member (`constructor`) is simply unknown.
+ */
+const errorText: ReadonlyMap<string, string> = new Map([
+  ["provider_error", "the sign-in was cancelled or refused at the provider"],
+  ["invalid_state", "the sign-in took too long or was replayed; try again"],
+  ["code_rejected", "the provider rejected the code"],
+  ["token_response_malformed", "the provider's answer was malformed"],
+  ["provider_unreachable", "the provider could not be reached"],
+  ["provider_timeout", "the provider took too long"],
+  ["profile_fetch_failed", "the profile could not be read"],
+  ["callback_handler_failed", "the app could not sign you in"],
+  ["transaction_store_full", "too many sign-ins are in progress; try again in a few minutes"],
+]);
 
 const escapeHtml = (text: string) =>
   text
@@ -104,7 +108,7 @@ export const signedOutPage = (
   const notice =
     error === undefined
       ? ""
-      : `<p class="error" role="alert">Sign-in failed: ${escapeHtml(errorText[error] ?? "something went wrong")}.</p>`;
+      : `<p class="error" role="alert">Sign-in failed: ${escapeHtml(errorText.get(error) ?? "something went wrong")}.</p>`;
   const buttons = providers
     .map(
       ({ name, development }) =>

@@ -1,4 +1,5 @@
 // The browser session: the app token in an HttpOnly, SameSite=Lax cookie (never in a URL).
+import * as Cookies from "@effect/platform/Cookies";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { APP_TOKEN_SECONDS } from "./TokenService.js";
 
@@ -18,11 +19,12 @@ export const setSession = (response: HttpServerResponse.HttpServerResponse, toke
 export const clearSession = (response: HttpServerResponse.HttpServerResponse) =>
   HttpServerResponse.expireCookie(response, SESSION_COOKIE, attributes);
 
-/** The session token of a `Cookie` header, if any. */
+/**
+ * The session cookie's value in a `Cookie` header, if any. Never throws: a value that is not
+ * valid percent-encoding is returned as sent (the token check then refuses it).
+ */
 export const readSession = (cookieHeader: string | undefined): string | undefined => {
-  for (const pair of (cookieHeader ?? "").split(";")) {
-    const [name, ...value] = pair.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeURIComponent(value.join("="));
-  }
-  return undefined;
+  if (cookieHeader === undefined || cookieHeader === "") return undefined;
+  const cookies = Cookies.parseHeader(cookieHeader);
+  return Object.hasOwn(cookies, SESSION_COOKIE) ? cookies[SESSION_COOKIE] : undefined;
 };

@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { StrataApp } from "strata";
 import { DevIdentityProviderError } from "strata/devidp";
 import { createAppModule } from "./app.js";
-import { demoProviders } from "./providers.js";
+import { DemoConfigError, demoProviders } from "./providers.js";
 
 const port = Number(process.env.PORT ?? 3000);
 const { providers, development, idp } = await demoProviders(process.env).catch((error: unknown) => {
-  // e.g. NODE_ENV=production with a provider left unconfigured: say why, no stack trace.
-  if (!(error instanceof DevIdentityProviderError)) throw error;
+  // A provider half configured, or NODE_ENV=production with a provider left unconfigured: say
+  // why, no stack trace.
+  if (!(error instanceof DevIdentityProviderError || error instanceof DemoConfigError)) throw error;
   console.error(`social-login: ${error.message}`);
   process.exit(1);
 });

@@ -22,17 +22,37 @@ export const redirectUriFor = (env: NodeJS.ProcessEnv, provider: SupportedProvid
 const secretOptional: ReadonlySet<SupportedProvider> = new Set(["microsoft", "twitter"]);
 
 /**
+ * A provider half configured in the environment (an id without its secret, or the reverse):
+ * the demo refuses to start rather than silently use the development identity provider.
+ */
+export class DemoConfigError extends Error {
+  override readonly name = "DemoConfigError";
+}
+
+/** A variable of `env`, empty counting as unset. */
+const variable = (env: NodeJS.ProcessEnv, name: string): string | undefined => {
+  const value = env[name];
+  return value === undefined || value === "" ? undefined : value;
+};
+
+/**
  * The providers configured in `env`: `<PROVIDER>_CLIENT_ID` and `<PROVIDER>_CLIENT_SECRET`
- * (optional for microsoft and twitter), `OAUTH_REDIRECT_URI`, `MICROSOFT_TENANT`.
+ * (optional for microsoft and twitter), `OAUTH_REDIRECT_URI`, `MICROSOFT_TENANT`. Throws a
+ * {@link DemoConfigError} naming the missing variable when only one half of a pair is set.
  */
 export const providersFromEnv = (env: NodeJS.ProcessEnv = process.env): OAuthProvidersConfig => {
   const providers: Record<string, unknown> = {};
   for (const provider of supportedProviders) {
     const prefix = provider.toUpperCase();
-    const clientId = env[`${prefix}_CLIENT_ID`];
-    const clientSecret = env[`${prefix}_CLIENT_SECRET`];
-    if (clientId === undefined || clientId === "") continue;
-    if (clientSecret === undefined && !secretOptional.has(provider)) continue;
+    const clientId = variable(env, `${prefix}_CLIENT_ID`);
+    const clientSecret = variable(env, `${prefix}_CLIENT_SECRET`);
+    if (clientId === undefined && clientSecret !== undefined) {
+      throw new DemoConfigError(`${prefix}_CLIENT_SECRET is set but ${prefix}_CLIENT_ID is not`);
+    }
+    if (clientId === undefined) continue;
+    if (clientSecret === undefined && !secretOptional.has(provider)) {
+      throw new DemoConfigError(`${prefix}_CLIENT_ID is set but ${prefix}_CLIENT_SECRET is not`);
+    }
     providers[provider] = {
       clientId,
       clientSecret: clientSecret ?? null,
@@ -108,7 +128,10 @@ export interface DemoProviders {
   readonly idp?: RunningDevIdentityProvider;
 }
 
-/** Reads `env` and starts the development identity provider for what it leaves unconfigured. */
+/**
+ * Reads `env` and starts the development identity provider for what it leaves unconfigured.
+ * Rejects with a {@link DemoConfigError} when a provider is half configured.
+ */
 export const demoProviders = async (
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<DemoProviders> => {

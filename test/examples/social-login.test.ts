@@ -2,9 +2,11 @@
 // environment (so it goes to the real GitHub), every other provider signing in at the
 // development identity provider over loopback, through Strata's built-in routes. A browser is
 // played by hand: redirects followed, the sign-in page's form posted, cookies carried.
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppModule } from "../../examples/social-login/app.js";
 import {
+  DemoConfigError,
   type DemoProviders,
   demoProviders,
   providersFromEnv,
@@ -35,6 +37,41 @@ afterAll(async () => {
   await app.close();
   await demo.idp?.close();
 });
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/**
+ * Runs `npm start`'s command with `env` (and no other provider variable); resolves with its
+ * exit code and output, or with `listening: true` (the process killed) once it listens.
+ */
+const runMain = (env: Record<string, string>) =>
+  new Promise<{ code: number | null; stderr: string; listening: boolean }>((resolve) => {
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !/_CLIENT_(ID|SECRET)$/.test(name)),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=strata-source",
+        "--import",
+        "./scripts/register.mjs",
+        "examples/social-login/main.ts",
+      ],
+      { cwd: ROOT, env: { ...inherited, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    let listening = false;
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("social-login: open")) {
+        listening = true;
+        child.kill("SIGKILL");
+      }
+    });
+    child.once("exit", (code) => resolve({ code, stderr, listening }));
+  });
 
 const cookieValue = (setCookies: ReadonlyArray<string>, name: string) =>
   setCookies
@@ -101,11 +138,45 @@ describe("examples/social-login", () => {
       `${demo.idp?.url}/google/o/oauth2/v2/auth`,
     );
     expect(demo.providers.microsoft?.loginHost).toBe(`${demo.idp?.url}/microsoft`);
-    expect(providersFromEnv({ FACEBOOK_CLIENT_ID: "only-an-id" })).toEqual({});
     expect(Object.keys(providersFromEnv({ TWITTER_CLIENT_ID: "public-client" }))).toEqual([
       "twitter",
     ]);
   });
+
+  it("a provider half configured (an id without its secret, or the reverse) is refused, naming the missing variable", async () => {
+    const cases = [
+      [
+        { FACEBOOK_CLIENT_ID: "only-an-id" },
+        "FACEBOOK_CLIENT_ID is set but FACEBOOK_CLIENT_SECRET is not",
+      ],
+      [
+        { GITHUB_CLIENT_ID: "id", GITHUB_CLIENT_SECRET: "" },
+        "GITHUB_CLIENT_ID is set but GITHUB_CLIENT_SECRET is not",
+      ],
+      [
+        { GOOGLE_CLIENT_SECRET: "only-a-secret" },
+        "GOOGLE_CLIENT_SECRET is set but GOOGLE_CLIENT_ID is not",
+      ],
+      [{ TWITTER_CLIENT_SECRET: "s" }, "TWITTER_CLIENT_SECRET is set but TWITTER_CLIENT_ID is not"],
+    ] as const;
+    for (const [partial, message] of cases) {
+      expect(() => providersFromEnv(partial)).toThrow(new DemoConfigError(message));
+      await expect(demoProviders(partial)).rejects.toThrow(message);
+    }
+  });
+
+  it("npm start exits 1 with that message (no stack trace) instead of using the development identity provider", async () => {
+    const run = await runMain({ GITHUB_CLIENT_ID: "github-client-id" });
+    expect(run.listening).toBe(false);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      "social-login: GITHUB_CLIENT_ID is set but GITHUB_CLIENT_SECRET is not\n",
+    );
+    const reverse = await runMain({ FACEBOOK_CLIENT_SECRET: "a-secret" });
+    expect(reverse).toMatchObject({ code: 1, listening: false });
+    expect(reverse.stderr).toContain("FACEBOOK_CLIENT_SECRET is set but FACEBOOK_CLIENT_ID is not");
+    expect(reverse.stderr).not.toContain("a-secret");
+  }, 60_000);
 
   it("the home page offers every provider, marking the development ones", async () => {
     const page = await home(undefined);
@@ -178,6 +249,28 @@ describe("examples/social-login", () => {
     );
     const odd = await request(app, "GET", "/?error=%3Cscript%3E");
     expect(odd.text).not.toContain("<script>");
+  });
+
+  it("an error code named like a prototype member is answered as an unknown one (200, no 500)", async () => {
+    for (const error of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      const page = await request(app, "GET", `/?error=${error}`);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain("Sign-in failed: something went wrong.");
+      expect(page.text).not.toContain("function");
+    }
+  });
+
+  it("a malformed, tampered or foreign session cookie is answered with the page (200) and cleared", async () => {
+    const { session } = await login("google", "grace");
+    for (const value of ["%", "%E0%A4%A", "a.b.c", `${session?.slice(0, -2)}xx`, "__proto__"]) {
+      const page = await home(value);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain("Sign in with Google");
+      expect(page.text).not.toContain("Grace Hopper");
+      expect(page.headers.getSetCookie()).toEqual([
+        expect.stringMatching(new RegExp(`^${SESSION_COOKIE}=; Max-Age=0;`)),
+      ]);
+    }
   });
 
   it("a forged callback is refused with 401 Invalid state; sign-out clears the session", async () => {
