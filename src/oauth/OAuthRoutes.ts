@@ -43,7 +43,9 @@ import { TransactionStore } from "./TransactionStore.js";
 /**
  * What runs after a successful callback. Its value is sent as JSON (or the browser goes to
  * `successRedirect` when one was given); a platform `HttpServerResponse` or a sent
- * `StrataResponse` is sent as is (for instance a session cookie and a redirect).
+ * `StrataResponse` is sent as is (for instance a session cookie and a redirect), except that
+ * its `Location` must pass the redirect policy (a path or a configured origin) and is sent
+ * normalised; a refused one is a failed handler.
  *
  * @since 0.1.0
  * @category routes
@@ -207,6 +209,21 @@ export const routes = <R = never>(
       },
     ).pipe(Effect.catchAllCause((cause) => Effect.map(causeToResponse(cause), secured)));
 
+    /**
+     * A handler's own response with its `Location` checked like `successRedirect` and replaced
+     * by the validated value, the one sent (SECURITY.md 36); a refused one fails the handler.
+     */
+    const checkedLocation = (response: HttpServerResponse.HttpServerResponse) => {
+      const location = response.headers.location;
+      if (location === undefined) return Effect.succeed(response);
+      const checked = validateRedirect(location, origins);
+      return Either.isRight(checked) && Option.isSome(checked.right)
+        ? Effect.succeed(HttpServerResponse.setHeader(response, "location", checked.right.value))
+        : Effect.dieMessage(
+            "The OAuth callback handler redirected where the redirect policy refuses",
+          );
+    };
+
     const respondSuccess = (session: OAuthSession, redirects: TransactionRedirects) =>
       Effect.gen(function* () {
         if (options.onSuccess === undefined) {
@@ -215,14 +232,14 @@ export const routes = <R = never>(
             : HttpServerResponse.redirect(redirects.success, { status: 302 });
         }
         const value = yield* Effect.provide(options.onSuccess(session, session.provider), context);
-        if (HttpServerResponse.isServerResponse(value)) return value;
+        if (HttpServerResponse.isServerResponse(value)) return yield* checkedLocation(value);
         if (value instanceof StrataResponse) {
           if (!value.sent) {
             return yield* Effect.dieMessage(
               "The OAuth callback handler returned a StrataResponse it did not send",
             );
           }
-          return yield* value.response;
+          return yield* Effect.flatMap(value.response, checkedLocation);
         }
         if (redirects.success !== undefined) {
           return HttpServerResponse.redirect(redirects.success, { status: 302 });

@@ -1,6 +1,8 @@
 /**
- * Validation of `successRedirect` / `errorRedirect` (SECURITY.md 12): a plain relative path or
- * a URL on a configured origin; everything else is refused and never echoed.
+ * Validation of redirect targets: `successRedirect` / `errorRedirect` and a callback handler's
+ * `Location` (SECURITY.md 12 and 36). A target is checked on the value that will be sent,
+ * after the URL normalisation Strata applies: a path on the app's own origin or a URL on a
+ * configured origin; everything else is refused and never echoed.
  *
  * @since 0.1.0
  */
@@ -27,15 +29,34 @@ export const normaliseOrigins = (origins: ReadonlyArray<string> = []): ReadonlyS
     }),
   );
 
-// Control characters (C0, DEL, C1) and backslashes are refused anywhere in the value.
+// Control characters (C0, DEL, C1) and backslashes are refused anywhere in the value given:
+// browsers drop tabs and newlines and read `\` as `/`, so what they follow is not what was checked.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
 const forbidden = /[\u0000-\u001f\u007f-\u009f\\]/;
 
+// A path with a percent-encoded `.`, `/`, `\` or control character: URL parsers resolve `%2e`
+// as a dot segment, and servers or client-side routers that decode before routing turn
+// `/%2F%2Fevil` or `/%5Cevil` into another host.
+const encodedInPath = /%(?:2e|2f|5c|[01][0-9a-f]|7f)/i;
+
+/** `value` parsed (against `base` when given); `undefined` when it is not a URL. */
+const parse = (value: string, base?: string): URL | undefined => {
+  try {
+    return new URL(value, base);
+  } catch {
+    return undefined;
+  }
+};
+
 /**
- * Checks one redirect parameter. `Right(None)` when absent, `Right(Some(url))` with the
- * normalised URL when allowed, `Left` when refused: a repeated parameter, an empty value,
- * control characters or backslashes, a protocol-relative (`//`) value, a scheme other than
- * http(s) (`javascript:`, `data:`, ...), userinfo, or an origin that is not configured.
+ * Checks one redirect target. `Right(None)` when absent, `Right(Some(target))` when allowed,
+ * `Left` when refused. `target` is the normalised form, the exact value to send: a path
+ * (`/a/../b` gives `/b`) that starts with one `/` and no `\`, so a browser stays on the app's
+ * origin, or the `href` of an http(s) URL on a configured origin. Refused: a repeated
+ * parameter, an empty value, control characters or backslashes, a value that normalises to
+ * `//host` (`//`, `/.//`, `/..//`, `/%2e//`, `/a/..//`), a path with an encoded `.`, `/`, `\`
+ * or control character, a scheme other than http(s) (`javascript:`, `data:`, ...), userinfo,
+ * or an origin that is not configured.
  *
  * @since 0.1.0
  * @category redirects
@@ -49,27 +70,22 @@ export const validateRedirect = (
     return Either.left("invalid");
   }
   if (value.startsWith("/")) {
-    if (value.startsWith("//")) return Either.left("invalid");
-    let url: URL;
-    try {
-      url = new URL(value, placeholder);
-    } catch {
+    const url = parse(value, placeholder);
+    if (url === undefined || url.origin !== placeholder || encodedInPath.test(url.pathname)) {
       return Either.left("invalid");
     }
-    if (url.origin !== placeholder) return Either.left("invalid");
-    return Either.right(Option.some(`${url.pathname}${url.search}${url.hash}`));
+    // What is sent, checked as a browser reads it: `//host/...` is another host.
+    const target = `${url.pathname}${url.search}${url.hash}`;
+    return target.startsWith("//") ? Either.left("invalid") : Either.right(Option.some(target));
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return Either.left("invalid");
-  }
+  const url = parse(value);
   if (
+    url === undefined ||
     (url.protocol !== "https:" && url.protocol !== "http:") ||
     url.username !== "" ||
     url.password !== "" ||
-    !allowedOrigins.has(url.origin)
+    !allowedOrigins.has(url.origin) ||
+    encodedInPath.test(url.pathname)
   ) {
     return Either.left("invalid");
   }
@@ -77,8 +93,8 @@ export const validateRedirect = (
 };
 
 /**
- * `target` with `error=<code>` added to its query, for error redirects (a relative target
- * stays relative).
+ * `target` (a value {@link validateRedirect} returned) with `error=<code>` added to its query,
+ * for error redirects; its path is kept as it is, so a relative target stays relative.
  *
  * @since 0.1.0
  * @category redirects
