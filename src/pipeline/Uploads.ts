@@ -17,7 +17,9 @@ import type { UploadedFile } from "../http/UploadedFile.js";
 
 /**
  * Limits of one upload request; past any of them the request gets 413 in the standard error
- * shape. All sizes are bytes.
+ * shape, as soon as the part that passes it arrives (the rest of the body is not kept). All
+ * sizes are bytes. `totalSize` bounds the memory a request holds: each part within its own
+ * limit is not enough, file contents and field values together stay within it.
  *
  * @since 0.1.0
  * @category uploads
@@ -31,14 +33,21 @@ export interface UploadLimits {
   readonly fields?: number;
   /** Largest text field (default 1 MB). */
   readonly fieldSize?: number;
+  /**
+   * Largest sum of every file's content and every field's value in one request (default
+   * 50 MB, five files at the default size; the other defaults alone would let one request
+   * hold 200 MB).
+   */
+  readonly totalSize?: number;
 }
 
-/** The default {@link UploadLimits}: 10 MB a file, 10 files, 100 fields of 1 MB. @since 0.1.0 @category uploads */
+/** The default {@link UploadLimits}: 10 MB a file, 10 files, 100 fields of 1 MB, 50 MB in all. @since 0.1.0 @category uploads */
 export const DEFAULT_UPLOAD_LIMITS: Required<UploadLimits> = {
   fileSize: 10 * 1024 * 1024,
   files: 10,
   fields: 100,
   fieldSize: 1024 * 1024,
+  totalSize: 50 * 1024 * 1024,
 };
 
 /**
@@ -82,10 +91,17 @@ const fromMultipartError = (
   }
 };
 
-/** Reads one file into a buffer, failing as soon as it passes `limit` bytes. */
+const totalTooLarge = (limits: Required<UploadLimits>) =>
+  new PayloadTooLargeError(`Upload too large (at most ${limits.totalSize} bytes in all)`);
+
+/**
+ * Reads one file into a buffer, failing as soon as it passes `limits.fileSize` bytes, or
+ * `left`, what the request's `totalSize` leaves after the parts before it.
+ */
 const readFile = (
   file: Multipart.File,
-  limit: number,
+  limits: Required<UploadLimits>,
+  left: number,
 ): Effect.Effect<Buffer, PayloadTooLargeError | Multipart.MultipartError> =>
   Effect.suspend(() => {
     const chunks: Array<Uint8Array> = [];
@@ -94,9 +110,12 @@ const readFile = (
       Stream.runForEachChunk(file.content, (chunk) => {
         for (const bytes of Chunk.toReadonlyArray(chunk)) {
           size += bytes.byteLength;
-          if (size > limit) {
-            return Effect.fail(new PayloadTooLargeError(`File too large (at most ${limit} bytes)`));
+          if (size > limits.fileSize) {
+            return Effect.fail(
+              new PayloadTooLargeError(`File too large (at most ${limits.fileSize} bytes)`),
+            );
           }
+          if (size > left) return Effect.fail(totalTooLarge(limits));
           chunks.push(bytes);
         }
         return Effect.void;
@@ -133,7 +152,7 @@ const parts = (
 
 /**
  * Parses the `multipart/form-data` body of `request` within `limits`. Not multipart: 400;
- * malformed: 400; over a limit: 413.
+ * malformed: 400; over a limit: 413. What was read is dropped with the failure.
  */
 export const readUpload = (
   request: HttpServerRequest.HttpServerRequest,
@@ -144,6 +163,7 @@ export const readUpload = (
     const fields = new Map<string, string | Array<string>>();
     const files: Array<UploadedFile> = [];
     let fieldCount = 0;
+    let total = 0; // bytes of file contents and field values kept so far
     const onPart = (
       part: Multipart.Part,
     ): Effect.Effect<void, PayloadTooLargeError | Multipart.MultipartError> => {
@@ -154,6 +174,8 @@ export const readUpload = (
             new PayloadTooLargeError(`Too many fields (at most ${limits.fields})`),
           );
         }
+        total += Buffer.byteLength(part.value);
+        if (total > limits.totalSize) return Effect.fail(totalTooLarge(limits));
         const existing = fields.get(part.key);
         if (existing === undefined) fields.set(part.key, part.value);
         else if (typeof existing === "string") fields.set(part.key, [existing, part.value]);
@@ -164,7 +186,8 @@ export const readUpload = (
         return Effect.fail(new PayloadTooLargeError(`Too many files (at most ${limits.files})`));
       }
       const file = part as Multipart.File;
-      return Effect.map(readFile(file, limits.fileSize), (buffer) => {
+      return Effect.map(readFile(file, limits, limits.totalSize - total), (buffer) => {
+        total += buffer.byteLength;
         files.push({
           fieldname: file.key,
           filename: file.name,

@@ -101,6 +101,7 @@ describe("uploads", () => {
       files: 10,
       fields: 100,
       fieldSize: 1024 * 1024,
+      totalSize: 50 * 1024 * 1024,
     });
   });
 
@@ -239,11 +240,90 @@ describe("uploads", () => {
   });
 });
 
+/** Counts the uploads that reached a handler: none may when a limit is passed. */
+const reached = { count: 0 };
+
+@Controller("total")
+class TotalController {
+  @Post()
+  total(@UploadedFiles() files: ReadonlyArray<UploadedFile>, @Body() fields: object) {
+    reached.count++;
+    return { files: files.length, fields: Object.keys(fields).length };
+  }
+}
+
+@Module({ controllers: [TotalController] })
+class TotalModule {}
+
+describe("uploads, total size", () => {
+  const small = listeningApp(TotalModule, {
+    uploads: { fileSize: 16, files: 5, fields: 5, fieldSize: 8, totalSize: 40 },
+  });
+  const large = listeningApp(TotalModule, {
+    uploads: { fileSize: 1024 * 1024, files: 100, totalSize: 2 * 1024 * 1024 },
+  });
+  const post = async (app: typeof small, parts: ReadonlyArray<Part>) => {
+    const { body, headers } = await form(parts);
+    return request(app, "POST", "/total", { body, headers });
+  };
+  const fields = (count: number, value = "12345678") =>
+    Array.from({ length: count }, (_, i) => ({ name: `f${i}`, value }));
+  const files = (count: number, size: number) =>
+    Array.from({ length: count }, (_, i) => file(`file${i}`, "x".repeat(size)));
+  const tooLarge = (bytes: number) => ({
+    status: 413,
+    body: { statusCode: 413, message: `Upload too large (at most ${bytes} bytes in all)` },
+  });
+
+  it("check 40: answers 413 when parts each within their limits pass totalSize together", async () => {
+    const before = reached.count;
+    // Three files of 16 bytes: each at the file limit, 48 bytes together.
+    const response = await post(small, files(3, 16));
+    expect(response).toMatchObject(tooLarge(40));
+    expect(response.body).toEqual(tooLarge(40).body);
+    expect(reached.count).toBe(before);
+    // Exactly at the total is fine.
+    expect((await post(small, [...files(2, 16), ...files(1, 8)])).body).toEqual({
+      files: 3,
+      fields: 0,
+    });
+    expect(reached.count).toBe(before + 1);
+  });
+
+  it("check 40: field values count toward totalSize", async () => {
+    const before = reached.count;
+    expect((await post(small, fields(5))).body).toEqual({ files: 0, fields: 5 });
+    expect((await post(small, [...fields(3), ...files(1, 16)])).body).toEqual({
+      files: 1,
+      fields: 3,
+    });
+    expect(reached.count).toBe(before + 2);
+    for (const parts of [
+      [...fields(4), ...files(1, 9)], // the file passes the total
+      [...files(2, 16), ...fields(1), { name: "last", value: "1" }], // a field passes it
+      [...fields(5), ...files(1, 1)],
+    ]) {
+      expect(await post(small, parts)).toMatchObject(tooLarge(40));
+    }
+    expect(reached.count).toBe(before + 2);
+  });
+
+  it("check 40: answers 413 to many parts under the part limit while the client is still sending", async () => {
+    const before = reached.count;
+    // Six files of 1 MB each (the file limit), 6 MB against a total of 2 MB.
+    const response = await post(large, files(6, 1024 * 1024));
+    expect(response).toMatchObject(tooLarge(2 * 1024 * 1024));
+    expect(reached.count).toBe(before);
+    // The server is still serving uploads after it.
+    expect((await post(large, files(2, 1024 * 1024))).body).toEqual({ files: 2, fields: 0 });
+  });
+});
+
 const Upload = HttpLayerRouter.add(
   "POST",
   "/files",
   Effect.gen(function* () {
-    const { fields, files } = yield* Uploads.read({ fileSize: 4 });
+    const { fields, files } = yield* Uploads.read({ fileSize: 4, totalSize: 6 });
     return HttpServerResponse.unsafeJson({
       fields,
       files: files.map((f) => ({ name: f.filename, size: f.size })),
@@ -270,6 +350,10 @@ layer(serveTest(Upload))("uploads, Effect face", (it) => {
       effectExpect(yield* send([file("f", "abcde")])).toEqual({
         status: 413,
         body: { statusCode: 413, message: "File too large (at most 4 bytes)" },
+      });
+      effectExpect(yield* send([file("f", "abcd"), file("g", "abc")])).toEqual({
+        status: 413,
+        body: { statusCode: 413, message: "Upload too large (at most 6 bytes in all)" },
       });
     }),
   );
