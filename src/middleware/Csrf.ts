@@ -28,8 +28,8 @@ export interface CsrfOptions {
   /**
    * What binds a token to its client: return the client's session id (or user id). A token
    * minted for one session is refused for any other. Without it (or when it returns
-   * `undefined`), a token is bound to a random per-client value kept in a signed HttpOnly
-   * cookie (`clientCookieName`).
+   * `undefined` or `""`), a token is bound to a random per-client value kept in a signed
+   * HttpOnly cookie (`clientCookieName`).
    */
   readonly identify?: (request: HttpServerRequest.HttpServerRequest) => string | undefined;
   /** The cookie holding the token (default `csrf-token`; `__Host-csrf-token` on https). */
