@@ -22,8 +22,14 @@ export interface ServeOptions {
    * `effect_fiber_lifetimes`, ...). Off by default on the fast path: they cost ~0.4 us a fiber.
    */
   readonly fiberMetrics?: boolean;
-  /** find-my-way options; trailing slashes are ignored unless set otherwise. */
-  readonly routerConfig?: Partial<HttpLayerRouter.FindMyWay.RouterConfig>;
+  /**
+   * find-my-way options; trailing slashes and letter case are ignored unless set otherwise.
+   * Repeated slashes are always collapsed, in the path only (the query is never touched), when
+   * the request target is brought to its canonical form: see `RequestTarget.canonicalTarget`.
+   */
+  readonly routerConfig?: Partial<
+    Omit<HttpLayerRouter.FindMyWay.RouterConfig, "ignoreDuplicateSlashes">
+  >;
   /**
    * Middleware around every request, unmatched ones included. It sees responses, error responses
    * too (failures are mapped to the standard shape first), and may fail with an `HttpError`

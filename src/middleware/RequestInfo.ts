@@ -1,4 +1,5 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import { targetPath } from "../http/RequestTarget.js";
 
 /**
  * Whether to believe the `X-Forwarded-*` headers a reverse proxy adds: `false` (the default)
@@ -12,30 +13,18 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 export type TrustProxy = boolean | number;
 
 /**
- * The path of a request as the router reads it, without its query string: what middleware
- * match, exclude and log (never the query, which may carry codes or tokens). Like the router,
- * it is percent-decoded with repeated slashes collapsed (`//admin/%75sers` is `/admin/users`),
- * so that no spelling of a path reaches a route while skipping middleware scoped to it. An
- * absolute URL (a proxy's request target, or a request made with `HttpServerRequest.fromWeb`)
- * gives its path.
+ * The path of a request as the router matches it, without its query string: what middleware
+ * match, exclude and log (never the query, which may carry codes or tokens). It is the path of
+ * the request target in its canonical form, which Strata's server routes (`//admin/%75sers` is
+ * `/admin/users`; see `RequestTarget.canonicalTarget`), so that no spelling of a path reaches
+ * a route while skipping middleware scoped to it. An absolute URL (a proxy's request target, or
+ * a request made with `HttpServerRequest.fromWeb`) gives its path.
  *
  * @since 0.1.0
  * @category middleware
  */
-export const requestPath = (request: HttpServerRequest.HttpServerRequest): string => {
-  const url = request.originalUrl;
-  const query = url.indexOf("?");
-  let path = query === -1 ? url : url.slice(0, query);
-  if (!path.startsWith("/")) path = URL.canParse(path) ? new URL(path).pathname : path;
-  if (path.includes("%")) {
-    try {
-      path = decodeURIComponent(path);
-    } catch {
-      // A malformed escape: the router does not decode it either.
-    }
-  }
-  return path.includes("//") ? path.replace(/\/{2,}/g, "/") : path;
-};
+export const requestPath = (request: HttpServerRequest.HttpServerRequest): string =>
+  targetPath(request.originalUrl);
 
 export const normalizePrefix = (prefix: string): string => {
   const trimmed = prefix.replace(/\/+$/, "");

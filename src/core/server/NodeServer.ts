@@ -15,8 +15,10 @@ import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Runtime from "effect/Runtime";
 import * as Scope from "effect/Scope";
+import { canonicalTarget } from "../../http/RequestTarget.js";
 import type { ShutdownManager } from "../../lifecycle/ShutdownManager.js";
-import { causeToResponse } from "../ErrorResponse.js";
+import { causeToResponse, errorResponse } from "../ErrorResponse.js";
+import { BadRequestError } from "../HttpError.js";
 import { type FastApp, fastAppOf } from "./FastApp.js";
 import type { FoundRoute } from "./FastRouter.js";
 import { entriesOf, mapOf } from "./MapCopies.js";
@@ -44,6 +46,20 @@ export const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 type RequestFiber = Fiber.RuntimeFiber<unknown, unknown>;
+
+/** The answer to a request target with no single meaning (see `canonicalTarget`), before any route runs. */
+const badTarget = errorResponse(new BadRequestError("Malformed request target"));
+
+/**
+ * The request for `req` with its target in canonical form, or `undefined` once `res` has been
+ * answered 400 for a target with no single meaning (SECURITY.md check 35).
+ */
+const canonicalRequest = (req: IncomingMessage, res: ServerResponse) => {
+  const url = canonicalTarget(req.url ?? "/");
+  if (url !== undefined) return new NodeServerRequest(req, res, url);
+  writeNodeResponse(res, req.method ?? "GET", badTarget);
+  return undefined;
+};
 
 /**
  * The requests of one server: those still running on a fiber (those answered synchronously
@@ -80,13 +96,11 @@ const genericHandler = (
   const fork = makeRequestFork(runtime, runtime.runtimeFlags);
   return (req, res) => {
     inFlight.arrive(req, res);
+    const request = canonicalRequest(req, res);
+    if (request === undefined) return;
     const fiber = fork(
       runtime.context,
-      Effect.provideService(
-        handled,
-        HttpServerRequest.HttpServerRequest,
-        new NodeServerRequest(req, res),
-      ),
+      Effect.provideService(handled, HttpServerRequest.HttpServerRequest, request),
     );
     if (fiber.unsafePoll() === null) inFlight.track(res, fiber);
   };
@@ -194,7 +208,8 @@ const fastHandler = (
   };
   return (req, res) => {
     inFlight.arrive(req, res);
-    const request = new NodeServerRequest(req, res);
+    const request = canonicalRequest(req, res);
+    if (request === undefined) return;
     const found = fast.routes.find(request.method, request.url);
     if (found === undefined) {
       if (unmatched === undefined) {

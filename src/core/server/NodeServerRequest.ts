@@ -43,10 +43,14 @@ export class NodeServerRequest
   /** A deadline to start once the fiber has had to wait (see `RequestDeadline`). */
   deadline: { arm(): void } | undefined = undefined;
 
+  /**
+   * `url` is the request target in its canonical form (see `canonicalTarget`): the server
+   * routes it, and `originalUrl` (what middleware read) is the same value.
+   */
   constructor(
     readonly source: NodeIncomingMessage,
     readonly response: ServerResponse,
-    readonly url: string = source.url ?? "/",
+    readonly url: string,
     private readonly headersOverride?: Headers.Headers,
     private readonly remoteAddressOverride?: string,
     origin?: NodeServerRequest,
@@ -62,7 +66,7 @@ export class NodeServerRequest
   }
 
   get originalUrl(): string {
-    return this.source.url ?? "/";
+    return this.origin.url;
   }
 
   get method(): HttpMethod {

@@ -6,9 +6,10 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
+import { canonicalTarget } from "../../http/RequestTarget.js";
 import { outermostForms } from "../../middleware/internal/DecoratedRun.js";
 import { causeToResponse, errorResponse } from "../ErrorResponse.js";
-import { NotFoundError } from "../HttpError.js";
+import { BadRequestError, NotFoundError } from "../HttpError.js";
 import type { ServeOptions } from "../StrataServer.js";
 import { withFastApp } from "./FastApp.js";
 import * as FastRouter from "./FastRouter.js";
@@ -37,12 +38,40 @@ const handleWith =
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R> =>
     Effect.catchAllCause(wrapWith(middleware)(handler), causeToResponse);
 
-/** The router `serve` adds routes to: Strata's `FastRouter`, with `options.routerConfig`. */
+/**
+ * The router `serve` adds routes to: Strata's `FastRouter`, with `options.routerConfig`. It is
+ * handed canonical targets (see `canonicalTarget`), whose repeated slashes are already collapsed
+ * in the path alone: its own collapsing, which runs over the query too, stays off.
+ */
 export const makeRouter = (options: ServeOptions): Effect.Effect<HttpLayerRouter.HttpRouter> =>
   Effect.provideService(FastRouter.make, HttpLayerRouter.RouterConfig, {
     ignoreTrailingSlash: true,
     ...options.routerConfig,
+    ignoreDuplicateSlashes: false,
   });
+
+/**
+ * Runs `app` on the request with its target in canonical form, or fails with a 400 for a target
+ * with no single meaning (SECURITY.md check 35). On Strata's server the target already is
+ * canonical; other servers hand over the raw one.
+ */
+const withCanonicalTarget = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+): Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  E | BadRequestError,
+  R | HttpServerRequest.HttpServerRequest
+> =>
+  Effect.flatMap(
+    HttpServerRequest.HttpServerRequest,
+    (request): Effect.Effect<HttpServerResponse.HttpServerResponse, E | BadRequestError, R> => {
+      const url = canonicalTarget(request.url);
+      if (url === undefined) return Effect.fail(new BadRequestError("Malformed request target"));
+      return url === request.url
+        ? app
+        : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request.modify({ url }));
+    },
+  );
 
 /**
  * What `serve` does once the routes are added, as an Effect: serves `router` on the
@@ -53,7 +82,7 @@ export const serveRouter = (
   router: HttpLayerRouter.HttpRouter,
   options: ServeOptions,
 ): Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> => {
-  const app = handleWith(options.middleware)(router.asHttpEffect());
+  const app = handleWith(options.middleware)(withCanonicalTarget(router.asHttpEffect()));
   // On the fast path nothing but this server runs outside `options.middleware`, so it may
   // take its outermost form (the generic path wraps `app` in the platform's handling).
   const wrap = wrapWith(
