@@ -9,7 +9,8 @@ import type { SupportedProvider } from "../oauth/SupportedProvider.js";
 
 /**
  * A test user. `emailVerified: false` exercises the paths where a provider's address is not
- * proof of ownership (google and github mark it, facebook then sends none).
+ * proof of ownership (google and github mark it, microsoft's ID token says `xms_edov: false`,
+ * facebook then sends none).
  *
  * @since 0.1.0
  * @category users

@@ -8,8 +8,15 @@ import * as Redacted from "effect/Redacted";
 import type { ProviderName } from "./SupportedProvider.js";
 
 /**
- * The user's profile as every provider maps it. `email` is absent for `twitter` and whenever
- * the provider has no verified address; `name` and `picture` may be absent too.
+ * The user's profile as every provider maps it. Key accounts by `id` (with the provider),
+ * never by `email`: an email merges accounts only when `emailVerified` is `true`.
+ *
+ * Which emails are verified: google and generic OpenID Connect providers give the email only
+ * when `email_verified` is true (absent counts as false), github only its primary verified
+ * address, facebook only confirmed addresses (Graph returns no other): `emailVerified: true`.
+ * microsoft gives Entra's `email` claim, which Microsoft does not verify ("nOAuth"):
+ * `emailVerified` is `true` only when the ID token carries the optional claim `xms_edov`
+ * (email domain owner verified) as true, else `false`. twitter gives no email.
  *
  * @since 0.1.0
  * @category results
@@ -17,7 +24,12 @@ import type { ProviderName } from "./SupportedProvider.js";
 export interface OAuthUser {
   /** The provider's stable user id, as a string. */
   readonly id: string;
+  /** The user's address, when the provider gave one (see {@link OAuthUser.emailVerified}). */
   readonly email?: string;
+  /**
+   * `true` only when the provider marked `email` verified; present exactly when `email` is.
+   */
+  readonly emailVerified?: boolean;
   readonly name?: string;
   /** A URL of the user's picture. */
   readonly picture?: string;

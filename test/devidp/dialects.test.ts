@@ -1,6 +1,8 @@
 // Each provider dialect of the development identity provider: authorization redirect,
 // token answer shape and client authentication style, profile endpoints and error shapes.
 import { createHmac } from "node:crypto";
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
+import * as Effect from "effect/Effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DEV_TENANT_ID,
@@ -9,6 +11,15 @@ import {
   startDevIdentityProvider,
   subjectOf,
 } from "../../src/devidp/index.js";
+import {
+  FacebookProvider,
+  GitHubProvider,
+  GoogleProvider,
+  MicrosoftProvider,
+  type OAuthProviderService,
+  type SupportedProvider,
+  TwitterProvider,
+} from "../../src/oauth/index.js";
 import {
   basic,
   clients,
@@ -247,6 +258,37 @@ describe("microsoft", () => {
     expect(error.error_codes).toBeInstanceOf(Array);
   });
 
+  it("check 37: the ID token says xms_edov true for a verified address, false otherwise", async () => {
+    const endpoints = idp.endpoints("microsoft");
+    const jwks = await (await get(`${idp.url}/microsoft/common/discovery/v2.0/keys`)).json();
+    for (const who of [ada, alan]) {
+      const { verifier, challenge } = pkce();
+      const { code } = await signIn(
+        idp,
+        "microsoft",
+        standardParams("microsoft", { challenge }),
+        who.key,
+      );
+      const body = (await (
+        await postForm(
+          endpoints.token,
+          {
+            grant_type: "authorization_code",
+            code,
+            redirect_uri: redirectUri("microsoft"),
+            code_verifier: verifier,
+          },
+          { authorization: basic("microsoft-dev", "microsoft-secret") },
+        )
+      ).json()) as Record<string, unknown>;
+      expect(verifyJwt(String(body.id_token), jwks)).toMatchObject({
+        sub: subjectOf("microsoft", who),
+        email: who.email,
+        xms_edov: who.emailVerified,
+      });
+    }
+  });
+
   it("Graph's error shape for a bad token", async () => {
     const info = await get(`${idp.endpoints("microsoft").api}/oidc/userinfo`, bearer("nope"));
     expect(info.status).toBe(401);
@@ -467,6 +509,97 @@ describe("twitter", () => {
     expect(me.status).toBe(401);
     expect(await me.json()).toMatchObject({ title: "Unauthorized", status: 401 });
   });
+});
+
+describe("check 37: the live providers read each dialect's verification marks", () => {
+  /** The live provider of `name`, signing in at the development identity provider. */
+  const liveProvider = (name: SupportedProvider): Effect.Effect<OAuthProviderService, unknown> => {
+    const client = clients[name];
+    if (client === undefined) throw new Error(`no client for ${name}`);
+    const credentials = {
+      clientId: client.clientId,
+      clientSecret: client.clientSecret ?? null,
+      redirectUri: client.redirectUri,
+    };
+    const { authorization, token, revocation, api, loginHost } = idp.endpoints(name);
+    const endpoints = {
+      authorization,
+      token,
+      api,
+      ...(revocation === undefined ? {} : { revocation }),
+    };
+    const make = {
+      google: () =>
+        GoogleProvider.make({ ...credentials, clientSecret: "google-secret", endpoints }),
+      microsoft: () => MicrosoftProvider.make({ ...credentials, loginHost, endpoints: { api } }),
+      github: () =>
+        GitHubProvider.make({ ...credentials, clientSecret: "github-secret", endpoints }),
+      facebook: () =>
+        FacebookProvider.make({ ...credentials, clientSecret: "facebook-secret", endpoints }),
+      twitter: () => TwitterProvider.make({ ...credentials, endpoints }),
+    }[name];
+    return make().pipe(Effect.provide(FetchHttpClient.layer));
+  };
+
+  /** Signs `user` in with `name`'s live provider: code exchange, then the profile. */
+  const profileOf = async (name: SupportedProvider, user: string) => {
+    const provider = await Effect.runPromise(liveProvider(name));
+    const { verifier, challenge } = pkce();
+    const { code } = await signIn(
+      idp,
+      name,
+      standardParams(name, {
+        ...(provider.pkce ? { challenge } : {}),
+        ...(provider.oidc ? { nonce: "n-37" } : {}),
+      }),
+      user,
+    );
+    return Effect.runPromise(
+      Effect.flatMap(
+        provider.exchangeCode({
+          code,
+          ...(provider.pkce ? { codeVerifier: verifier } : {}),
+          ...(provider.oidc ? { nonce: "n-37" } : {}),
+        }),
+        (tokens) => provider.fetchProfile(tokens.accessToken, tokens),
+      ),
+    );
+  };
+
+  const cases: ReadonlyArray<{
+    readonly provider: SupportedProvider;
+    readonly verified: Record<string, unknown>;
+    readonly unverified: Record<string, unknown>;
+  }> = [
+    {
+      provider: "google",
+      verified: { email: ada.email, emailVerified: true },
+      unverified: {},
+    },
+    {
+      provider: "microsoft",
+      verified: { email: ada.email, emailVerified: true },
+      unverified: { email: alan.email, emailVerified: false },
+    },
+    { provider: "github", verified: { email: ada.email, emailVerified: true }, unverified: {} },
+    { provider: "facebook", verified: { email: ada.email, emailVerified: true }, unverified: {} },
+    { provider: "twitter", verified: {}, unverified: {} },
+  ];
+
+  for (const c of cases) {
+    it(`${c.provider}: a verified and an unverified address`, async () => {
+      const verified = await profileOf(c.provider, ada.key);
+      const unverified = await profileOf(c.provider, alan.key);
+      const emailOf = ({ email, emailVerified }: { email?: string; emailVerified?: boolean }) => ({
+        ...(email === undefined ? {} : { email }),
+        ...(emailVerified === undefined ? {} : { emailVerified }),
+      });
+      expect(emailOf(verified)).toEqual(c.verified);
+      expect(emailOf(unverified)).toEqual(c.unverified);
+      expect(verified.id).toBe(subjectOf(c.provider, ada));
+      expect(unverified.id).toBe(subjectOf(c.provider, alan));
+    });
+  }
 });
 
 describe("startDevIdentityProvider", () => {

@@ -300,7 +300,12 @@ describe("oidc provider: profile", () => {
         },
       });
       const user = yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN), tokensWith(token));
-      expect(user).toEqual({ id: "user-1", email: "ada@example.com", name: "ada" });
+      expect(user).toEqual({
+        id: "user-1",
+        email: "ada@example.com",
+        emailVerified: true,
+        name: "ada",
+      });
       const request = net.seen.find((s) => s.path.endsWith("/userinfo"));
       expect(request?.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
       net.on("GET", `${BASE}/userinfo`, {
@@ -311,6 +316,51 @@ describe("oidc provider: profile", () => {
         tokensWith(token),
       );
       expect(unverified).toEqual({ id: "user-1", name: "Ada" });
+    }),
+  );
+
+  it.effect(
+    "check 37: email_verified true -> emailVerified true; false or absent -> no email",
+    () =>
+      Effect.gen(function* () {
+        mockIssuer();
+        const provider = yield* live();
+        const token = yield* Effect.promise(() => idToken({}));
+        const profile = (claims: Record<string, unknown>) => {
+          net.on("GET", `${BASE}/userinfo`, {
+            json: { sub: "user-1", email: "ada@example.com", ...claims },
+          });
+          return provider.fetchProfile(Redacted.make(ACCESS_TOKEN), tokensWith(token));
+        };
+        for (const yes of [true, "true"]) {
+          expect(yield* profile({ email_verified: yes })).toEqual({
+            id: "user-1",
+            email: "ada@example.com",
+            emailVerified: true,
+          });
+        }
+        for (const claims of [{}, { email_verified: false }, { email_verified: "false" }]) {
+          expect(yield* profile(claims)).toEqual({ id: "user-1" });
+        }
+      }),
+  );
+
+  it.effect("check 37: without userinfo, the ID token's email_verified decides", () =>
+    Effect.gen(function* () {
+      mockIssuer({ userinfo_endpoint: undefined });
+      const provider = yield* live();
+      const verified = yield* Effect.promise(() =>
+        idToken({ email: "a@b.c", email_verified: true }),
+      );
+      expect(
+        yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN), tokensWith(verified)),
+      ).toEqual({ id: "user-1", email: "a@b.c", emailVerified: true });
+      const unverified = yield* Effect.promise(() =>
+        idToken({ email: "a@b.c", email_verified: false }),
+      );
+      expect(
+        yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN), tokensWith(unverified)),
+      ).toEqual({ id: "user-1" });
     }),
   );
 

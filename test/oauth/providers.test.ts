@@ -43,7 +43,7 @@ interface Case {
   /** How the client authenticates at the token endpoint. */
   readonly clientAuth: "basic" | "body";
   readonly mockProfile: () => void;
-  readonly user: Record<string, string>;
+  readonly user: Record<string, string | boolean>;
 }
 
 const cases: ReadonlyArray<Case> = [
@@ -59,6 +59,7 @@ const cases: ReadonlyArray<Case> = [
     user: {
       id: "110169484474386276334",
       email: "ada@example.com",
+      emailVerified: true,
       name: "Ada Lovelace",
       picture: googleUserinfo.picture,
     },
@@ -76,6 +77,8 @@ const cases: ReadonlyArray<Case> = [
     user: {
       id: microsoftUserinfo.sub,
       email: "grace@contoso.com",
+      // No ID token here, so no `xms_edov`: Entra's email is not presented as verified.
+      emailVerified: false,
       name: "Grace Hopper",
       picture: microsoftUserinfo.picture,
     },
@@ -95,6 +98,7 @@ const cases: ReadonlyArray<Case> = [
     user: {
       id: "583231",
       email: "octocat@github.com",
+      emailVerified: true,
       name: "The Octocat",
       picture: githubUser.avatar_url,
     },
@@ -111,6 +115,7 @@ const cases: ReadonlyArray<Case> = [
     user: {
       id: "10158566754583392",
       email: "mark@example.com",
+      emailVerified: true,
       name: "Mark Example",
       picture: facebookMe.picture.data.url,
     },
@@ -301,16 +306,31 @@ describe("provider specifics", () => {
     }),
   );
 
-  it.effect("google: an unverified email is dropped", () =>
-    Effect.gen(function* () {
-      const provider = yield* live(GoogleProvider.make(credentials("google")));
-      net.on("GET", GoogleProvider.userinfoEndpoint, {
-        json: { ...googleUserinfo, email_verified: false },
-      });
-      const user = yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN));
-      expect(user.email).toBeUndefined();
-      expect(user.id).toBe(googleUserinfo.sub);
-    }),
+  it.effect(
+    "check 37: google: a verified email has emailVerified true; an unverified one is dropped",
+    () =>
+      Effect.gen(function* () {
+        const provider = yield* live(GoogleProvider.make(credentials("google")));
+        const profile = (emailVerified: unknown) => {
+          const { email_verified: _, ...rest } = googleUserinfo;
+          net.on("GET", GoogleProvider.userinfoEndpoint, {
+            json: emailVerified === undefined ? rest : { ...rest, email_verified: emailVerified },
+          });
+          return provider.fetchProfile(Redacted.make(ACCESS_TOKEN));
+        };
+        for (const verified of [true, "true"]) {
+          expect(yield* profile(verified)).toMatchObject({
+            email: "ada@example.com",
+            emailVerified: true,
+          });
+        }
+        for (const unverified of [false, "false", undefined, null]) {
+          const user = yield* profile(unverified);
+          expect(user.email).toBeUndefined();
+          expect(user).not.toHaveProperty("emailVerified");
+          expect(user.id).toBe(googleUserinfo.sub);
+        }
+      }),
   );
 
   it.effect("google: an ID token must carry the expected nonce", () =>
@@ -403,6 +423,84 @@ describe("provider specifics", () => {
     }),
   );
 
+  describe("check 37: microsoft: the email is verified only with xms_edov true", () => {
+    /** The profile read with an ID token of `claims` (Grace's subject and email by default). */
+    const profileWith = (claims: Record<string, unknown> | undefined, rawIdToken?: string) =>
+      Effect.gen(function* () {
+        const provider = yield* live(MicrosoftProvider.make(credentials("microsoft")));
+        net.on("GET", MicrosoftProvider.userinfoEndpoint, { json: microsoftUserinfo });
+        const token =
+          rawIdToken ??
+          (claims === undefined
+            ? undefined
+            : idToken({ sub: microsoftUserinfo.sub, email: microsoftUserinfo.email, ...claims }));
+        return yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN), {
+          accessToken: Redacted.make(ACCESS_TOKEN),
+          ...(token === undefined ? {} : { idToken: Redacted.make(token) }),
+        });
+      });
+
+    it.effect("no xms_edov claim -> emailVerified false, the email kept", () =>
+      Effect.gen(function* () {
+        const user = yield* profileWith({});
+        expect(user).toMatchObject({ email: "grace@contoso.com", emailVerified: false });
+      }),
+    );
+
+    it.effect("xms_edov true -> emailVerified true", () =>
+      Effect.gen(function* () {
+        for (const yes of [true, "true", "1"]) {
+          const user = yield* profileWith({ xms_edov: yes });
+          expect(user).toMatchObject({ email: "grace@contoso.com", emailVerified: true });
+        }
+      }),
+    );
+
+    it.effect('xms_edov false, "0", "false", null or 1 -> emailVerified false', () =>
+      Effect.gen(function* () {
+        for (const no of [false, "0", "false", null, 1, {}]) {
+          const user = yield* profileWith({ xms_edov: no });
+          expect(user).toMatchObject({ email: "grace@contoso.com", emailVerified: false });
+        }
+      }),
+    );
+
+    it.effect("no ID token, an unreadable one, another sub or another email -> false", () =>
+      Effect.gen(function* () {
+        const cases = [
+          profileWith(undefined),
+          profileWith(undefined, "not-a-jwt"),
+          profileWith({ xms_edov: true, sub: "someone-else" }),
+          profileWith({ xms_edov: true, email: "victim@contoso.com" }),
+        ];
+        for (const profile of cases) {
+          expect(yield* profile).toMatchObject({
+            id: microsoftUserinfo.sub,
+            email: "grace@contoso.com",
+            emailVerified: false,
+          });
+        }
+      }),
+    );
+
+    it.effect("no email in the userinfo -> neither email nor emailVerified", () =>
+      Effect.gen(function* () {
+        const provider = yield* live(MicrosoftProvider.make(credentials("microsoft")));
+        const { email: _, ...noEmail } = microsoftUserinfo;
+        net.on("GET", MicrosoftProvider.userinfoEndpoint, { json: noEmail });
+        const user = yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN), {
+          accessToken: Redacted.make(ACCESS_TOKEN),
+          idToken: Redacted.make(idToken({ sub: microsoftUserinfo.sub, xms_edov: true })),
+        });
+        expect(user).toEqual({
+          id: microsoftUserinfo.sub,
+          name: "Grace Hopper",
+          picture: microsoftUserinfo.picture,
+        });
+      }),
+    );
+  });
+
   it.effect("github: a token without expiry (OAuth App) gives no expiresAt", () =>
     Effect.gen(function* () {
       const provider = yield* live(GitHubProvider.make(credentials("github")));
@@ -437,15 +535,49 @@ describe("provider specifics", () => {
       }),
   );
 
-  it.effect("github: no primary verified email -> no email", () =>
+  it.effect("check 37: github: the primary verified address has emailVerified true", () =>
     Effect.gen(function* () {
       const provider = yield* live(GitHubProvider.make(credentials("github")));
       net.on("GET", "https://api.github.com/user", { json: githubUser });
-      net.on("GET", "https://api.github.com/user/emails", {
-        json: [{ email: "a@b.c", primary: true, verified: false }],
+      net.on("GET", "https://api.github.com/user/emails", { json: githubEmails });
+      expect(yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN))).toMatchObject({
+        email: "octocat@github.com",
+        emailVerified: true,
       });
+    }),
+  );
+
+  it.effect(
+    "check 37: github: an unverified primary gives no email (not another verified address)",
+    () =>
+      Effect.gen(function* () {
+        const provider = yield* live(GitHubProvider.make(credentials("github")));
+        net.on("GET", "https://api.github.com/user", { json: githubUser });
+        net.on("GET", "https://api.github.com/user/emails", {
+          json: [
+            { email: "a@b.c", primary: true, verified: false },
+            { email: "other@b.c", primary: false, verified: true },
+          ],
+        });
+        const user = yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN));
+        expect(user.email).toBeUndefined();
+        expect(user).not.toHaveProperty("emailVerified");
+      }),
+  );
+
+  it.effect("check 37: facebook: a returned email is confirmed (true); none, no flag", () =>
+    Effect.gen(function* () {
+      const provider = yield* live(FacebookProvider.make(credentials("facebook")));
+      net.on("GET", "https://graph.facebook.com/me", { json: facebookMe });
+      expect(yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN))).toMatchObject({
+        email: "mark@example.com",
+        emailVerified: true,
+      });
+      const { email: _, ...noEmail } = facebookMe;
+      net.on("GET", "https://graph.facebook.com/me", { json: noEmail });
       const user = yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN));
       expect(user.email).toBeUndefined();
+      expect(user).not.toHaveProperty("emailVerified");
     }),
   );
 
@@ -487,6 +619,16 @@ describe("provider specifics", () => {
       const user = yield* provider.fetchProfile(tokens.accessToken);
       expect(user.email).toBeUndefined();
       expect(net.seen[1].path).toBe("/2/users/me?user.fields=profile_image_url");
+    }),
+  );
+
+  it.effect("check 37: twitter: no email, so no emailVerified either", () =>
+    Effect.gen(function* () {
+      const provider = yield* live(TwitterProvider.make(credentials("twitter")));
+      net.on("GET", "https://api.twitter.com/2/users/me", { json: twitterMe });
+      const user = yield* provider.fetchProfile(Redacted.make(ACCESS_TOKEN));
+      expect(user).not.toHaveProperty("email");
+      expect(user).not.toHaveProperty("emailVerified");
     }),
   );
 

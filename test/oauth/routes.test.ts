@@ -55,6 +55,7 @@ describe("built-in routes", () => {
           user: {
             id: "583231",
             email: "octocat@github.com",
+            emailVerified: true,
             name: "The Octocat",
             picture: "https://avatars.githubusercontent.com/u/583231?v=4",
           },

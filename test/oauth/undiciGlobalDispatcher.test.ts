@@ -86,7 +86,7 @@ describe("after @effect/platform-node loaded undici 7", () => {
       expect(Redacted.value(refreshed.accessToken)).toBe(ACCESS_TOKEN);
       yield* revokeToken(Redacted.make(ACCESS_TOKEN));
       const user = yield* google.fetchProfile(tokens.accessToken, tokens);
-      expect(user).toEqual({ id: "g-1", email: "ada@example.com" });
+      expect(user).toEqual({ id: "g-1", email: "ada@example.com", emailVerified: true });
       expect(tokenForms()).toEqual([
         {
           grant_type: "authorization_code",

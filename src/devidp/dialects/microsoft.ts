@@ -1,7 +1,8 @@
 /**
  * The `microsoft` dialect (Entra ID v2.0 endpoints under a tenant path): authorization with
  * PKCE S256 and the `offline_access` scope, an OpenID Connect token response (RS256
- * `id_token` with `tid`, `oid` and the request's `nonce`; rotating refresh tokens), Graph's
+ * `id_token` with `tid`, `oid`, the request's `nonce`, and with the `email` the optional claim
+ * `xms_edov`, true for users with a verified address; rotating refresh tokens), Graph's
  * `/oidc/userinfo`, discovery and JWKS. Confidential clients authenticate with Basic or form
  * fields; public clients send their `client_id` only.
  *
@@ -92,7 +93,9 @@ export const microsoft: Dialect = (context) => {
           ...(grant.scopes.includes("profile")
             ? { name: user.name, preferred_username: user.email }
             : {}),
-          ...(grant.scopes.includes("email") ? { email: user.email } : {}),
+          ...(grant.scopes.includes("email")
+            ? { email: user.email, xms_edov: user.emailVerified }
+            : {}),
           oid: objectId(user),
           tid: DEV_TENANT_ID,
           at_hash: atHash(issued.accessToken),

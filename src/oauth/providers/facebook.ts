@@ -69,8 +69,10 @@ const Me = Schema.Struct({
 
 /**
  * The live `facebook` provider. Profile requests carry `appsecret_proof` (an HMAC of the token
- * with the app secret), so apps that require it work too. Facebook only returns confirmed
- * email addresses.
+ * with the app secret), so apps that require it work too. The Graph API returns no email
+ * that is not confirmed, so a returned one has `emailVerified: true` (the User reference:
+ * "not returned if no valid email address is available"; Meta, facebookarchive/php-graph-sdk
+ * #932: not returned "when the user doesn't have a confirmed email").
  *
  * @since 0.1.0
  * @category providers
@@ -125,6 +127,7 @@ export const make = (
             toUser({
               id: me.id,
               email: me.email,
+              emailVerified: true,
               name: me.name,
               picture: me.picture?.data?.url,
             }),

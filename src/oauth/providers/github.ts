@@ -59,7 +59,9 @@ const Emails = Schema.Array(
 /**
  * The live `github` provider. `name` falls back to the login; `email` is the primary
  * address only when GitHub marks it verified (absent when the `user:email` scope was not
- * granted). GitHub OAuth Apps send no expiry, so `expiresAt` is then absent.
+ * granted): an unverified primary gives no email, never another address of the list, and
+ * `emailVerified` is the chosen entry's `verified` flag. GitHub OAuth Apps send no expiry,
+ * so `expiresAt` is then absent.
  *
  * @since 0.1.0
  * @category providers
@@ -84,6 +86,7 @@ export const make = (
     );
     const api = endpoints.api;
 
+    /** The primary verified entry of `/user/emails`, if any. */
     const primaryVerifiedEmail = (accessToken: Redacted.Redacted<string>) =>
       Effect.flatMap(getJson(http, `${api}/user/emails`, accessToken, apiHeaders), (answer) => {
         // 403/404: the token lacks `user:email`; the login still works, without an email.
@@ -91,9 +94,8 @@ export const make = (
         if (answer.status < 200 || answer.status >= 300) {
           return Effect.fail(statusFailure("github", answer.status));
         }
-        return Effect.map(
-          decodeProfile("github", Emails, answer.body),
-          (emails) => emails.find((e) => e.primary === true && e.verified === true)?.email,
+        return Effect.map(decodeProfile("github", Emails, answer.body), (emails) =>
+          emails.find((e) => e.primary === true && e.verified === true),
         );
       });
 
@@ -126,7 +128,8 @@ export const make = (
           ([user, email]) =>
             toUser({
               id: String(user.id),
-              email,
+              email: email?.email,
+              emailVerified: email?.verified === true,
               name: user.name ?? user.login,
               picture: user.avatar_url,
             }),

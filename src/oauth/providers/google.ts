@@ -19,7 +19,7 @@ import {
   resolveSettings,
 } from "../OAuthProvider.js";
 import { type ProviderEndpoints, resolveEndpoints } from "../ProviderEndpoints.js";
-import { getProfile, toUser } from "./profileRequest.js";
+import { claimIsTrue, getProfile, toUser } from "./profileRequest.js";
 import { clientFlow, pkceClassUrl } from "./providerFlow.js";
 import { providerHttp } from "./providerHttp.js";
 import { revocation, tokenRequest } from "./tokenRequest.js";
@@ -50,9 +50,10 @@ const Userinfo = Schema.Struct({
 });
 
 /**
- * The live `google` provider. The email is kept only when Google marks it verified;
- * `offline` adds `access_type=offline` (a refresh token on consent). With an overridden
- * authorization endpoint, the accepted `iss` is that endpoint's origin.
+ * The live `google` provider. The email is kept only when Google marks it verified
+ * (`email_verified`), so `emailVerified` is then `true`; `offline` adds
+ * `access_type=offline` (a refresh token on consent). With an overridden authorization
+ * endpoint, the accepted `iss` is that endpoint's origin.
  *
  * @since 0.1.0
  * @category providers
@@ -104,17 +105,16 @@ export const make = (
         ),
       ...revocation(flow, "Google.revokeToken"),
       fetchProfile: (accessToken) =>
-        Effect.map(getProfile(http, userinfo, accessToken, Userinfo), (info) =>
-          toUser({
+        Effect.map(getProfile(http, userinfo, accessToken, Userinfo), (info) => {
+          const verified = claimIsTrue(info.email_verified);
+          return toUser({
             id: info.sub,
-            email:
-              info.email_verified === true || info.email_verified === "true"
-                ? info.email
-                : undefined,
+            email: verified ? info.email : undefined,
+            emailVerified: verified,
             name: info.name,
             picture: info.picture,
-          }),
-        ).pipe(Effect.withSpan("Google.fetchProfile")),
+          });
+        }).pipe(Effect.withSpan("Google.fetchProfile")),
     });
   });
 

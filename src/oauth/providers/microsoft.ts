@@ -4,16 +4,19 @@
  * endpoints, arctic's `OAuth2Client` builds the authorization URL). Token requests are the
  * ones `MicrosoftEntraId` makes, sent through the `HttpClient`: client_secret_basic, or for a
  * public client the client id in the body and the `Origin` header Entra wants. The profile
- * comes from Microsoft's OpenID userinfo endpoint.
+ * comes from Microsoft's OpenID userinfo endpoint; whether its email is verified, from the
+ * ID token's `xms_edov` claim.
  *
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient";
 import { MicrosoftEntraId } from "arctic";
 import * as Effect from "effect/Effect";
+import * as Either from "effect/Either";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
+import { decodeJwt } from "jose";
 import { type MicrosoftConfig, toRedacted, validateClient } from "../OAuthConfig.js";
 import {
   OAuthConfigError,
@@ -21,8 +24,9 @@ import {
   type ProviderSettings,
   resolveSettings,
 } from "../OAuthProvider.js";
+import type { OAuthTokens } from "../OAuthResult.js";
 import { resolveEndpoints, validateEndpoint } from "../ProviderEndpoints.js";
-import { getProfile, toUser } from "./profileRequest.js";
+import { claimIsTrue, getProfile, toUser } from "./profileRequest.js";
 import { clientFlow, pkceClassUrl } from "./providerFlow.js";
 import { providerHttp } from "./providerHttp.js";
 import { tokenRequest } from "./tokenRequest.js";
@@ -66,9 +70,31 @@ const Userinfo = Schema.Struct({
 });
 
 /**
+ * `true` when the ID token the access token came with has `xms_edov` (the optional claim
+ * "email domain owner verified") true, about the userinfo's subject and address. Entra's
+ * `email` claim is otherwise unverified: any tenant can set any address ("nOAuth"). An ID
+ * token that is absent or unreadable, another `sub` or another `email` verify nothing.
+ */
+const emailDomainOwnerVerified = (
+  info: typeof Userinfo.Type,
+  tokens: OAuthTokens | undefined,
+): boolean => {
+  const idToken = tokens?.idToken;
+  if (idToken === undefined) return false;
+  const claims = Either.getOrUndefined(Either.try(() => decodeJwt(Redacted.value(idToken))));
+  return (
+    claims !== undefined &&
+    claims.sub === info.sub &&
+    claims.email === info.email &&
+    claimIsTrue(claims.xms_edov)
+  );
+};
+
+/**
  * The live `microsoft` provider. `offline` adds the `offline_access` scope (refresh token).
- * Entra does not mark the `email` claim verified: treat it as a contact address, not as
- * proof of ownership.
+ * Entra does not verify the `email` claim: it is kept with `emailVerified: false` (a contact
+ * address, not proof of ownership) unless the ID token in `tokens` carries `xms_edov: true`,
+ * an optional claim to add in the app registration's token configuration.
  *
  * @since 0.1.0
  * @category providers
@@ -145,9 +171,15 @@ export const make = (
           "microsoft",
           flow.refreshAccessToken(Redacted.value(refreshToken), scopes ?? []),
         ).pipe(Effect.withSpan("Microsoft.refreshToken")),
-      fetchProfile: (accessToken) =>
+      fetchProfile: (accessToken, tokens) =>
         Effect.map(getProfile(http, userinfo, accessToken, Userinfo), (info) =>
-          toUser({ id: info.sub, email: info.email, name: info.name, picture: info.picture }),
+          toUser({
+            id: info.sub,
+            email: info.email,
+            emailVerified: emailDomainOwnerVerified(info, tokens),
+            name: info.name,
+            picture: info.picture,
+          }),
         ).pipe(Effect.withSpan("Microsoft.fetchProfile")),
     });
   });

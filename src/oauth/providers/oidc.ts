@@ -27,7 +27,7 @@ import { type ResolvedEndpoints, validateEndpoint } from "../ProviderEndpoints.j
 import { isCustomProviderName } from "../SupportedProvider.js";
 import { makeIdTokenVerifier, signingAlgorithms } from "./idToken.js";
 import { discover, type OidcMetadata } from "./oidcDiscovery.js";
-import { getProfile, toUser } from "./profileRequest.js";
+import { claimIsTrue, getProfile, toUser } from "./profileRequest.js";
 import { clientFlow } from "./providerFlow.js";
 import { providerHttp } from "./providerHttp.js";
 import { revocation, tokenRequest } from "./tokenRequest.js";
@@ -45,14 +45,17 @@ const Claims = Schema.Struct({
   picture: Schema.optional(Schema.NullOr(Schema.String)),
 });
 
-const toOidcUser = (claims: typeof Claims.Type) =>
-  toUser({
+/** The user of some claims: the email only when `email_verified` (absent counts as false). */
+const toOidcUser = (claims: typeof Claims.Type) => {
+  const verified = claimIsTrue(claims.email_verified);
+  return toUser({
     id: claims.sub,
-    email:
-      claims.email_verified === true || claims.email_verified === "true" ? claims.email : undefined,
+    email: verified ? claims.email : undefined,
+    emailVerified: verified,
     name: claims.name ?? claims.preferred_username,
     picture: claims.picture,
   });
+};
 
 /** The token endpoint authentication of a client: its choice, else the issuer's. */
 const authMethod = (
@@ -73,7 +76,8 @@ const authMethod = (
 /**
  * The live provider called `name`. Startup fails with an {@link OAuthConfigError} when the
  * discovery document cannot be read or does not name `issuer`. `iss` is required on callbacks
- * when the issuer says it sends it (RFC 9207); the email is kept only when `email_verified`;
+ * when the issuer says it sends it (RFC 9207); the email is kept only when `email_verified` is
+ * true (absent counts as false), so `emailVerified` is then `true`;
  * `name` falls back to `preferred_username`. Revocation is offered with client_secret_basic
  * and public clients when the issuer has a revocation endpoint.
  *

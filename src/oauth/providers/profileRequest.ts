@@ -46,10 +46,22 @@ export const getProfile = <A, I>(
 export const nonEmpty = (value: string | null | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value : undefined;
 
-/** An {@link OAuthUser} from optional fields, empty ones left out. */
+/**
+ * `true` for a claim that says yes: JSON `true`, or the strings `"true"` and `"1"` some
+ * providers send; anything else (absent, `false`, `"0"`, `"false"`) is `false`.
+ */
+export const claimIsTrue = (value: unknown): boolean =>
+  value === true || value === "true" || value === "1";
+
+/**
+ * An {@link OAuthUser} from optional fields, empty ones left out; `emailVerified` (not
+ * verified unless said) is set whenever the email is kept.
+ */
 export const toUser = (fields: {
   readonly id: string;
   readonly email?: string | null | undefined;
+  /** Whether the provider marked `email` verified. */
+  readonly emailVerified?: boolean;
   readonly name?: string | null | undefined;
   readonly picture?: string | null | undefined;
 }): OAuthUser => {
@@ -58,7 +70,7 @@ export const toUser = (fields: {
   const picture = nonEmpty(fields.picture);
   return {
     id: fields.id,
-    ...(email === undefined ? {} : { email }),
+    ...(email === undefined ? {} : { email, emailVerified: fields.emailVerified === true }),
     ...(name === undefined ? {} : { name }),
     ...(picture === undefined ? {} : { picture }),
   };
