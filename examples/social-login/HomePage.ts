@@ -32,7 +32,6 @@ const errorText: ReadonlyMap<string, string> = new Map([
   ["provider_timeout", "the provider took too long"],
   ["profile_fetch_failed", "the profile could not be read"],
   ["callback_handler_failed", "the app could not sign you in"],
-  ["transaction_store_full", "too many sign-ins are in progress; try again in a few minutes"],
 ]);
 
 const escapeHtml = (text: string) =>

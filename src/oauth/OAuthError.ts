@@ -328,8 +328,33 @@ export class InvalidRedirect extends Schema.TaggedError<InvalidRedirect>(
 }
 
 /**
- * Every failure of an OAuth callback, each with its HTTP status, stable `error` code and
- * public message.
+ * An in-process transaction store is full of live entries: a new transaction is refused
+ * rather than an unexpired one forgotten, which would let its state be replayed (SECURITY.md
+ * 41). 503 `Service Unavailable`, until entries expire.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TransactionStoreFull extends Schema.TaggedError<TransactionStoreFull>(
+  "strata/oauth/TransactionStoreFull",
+)("TransactionStoreFull", {}, HttpApiSchema.annotations({ status: 503 })) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 503;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "transaction_store_full";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "Service Unavailable";
+  }
+}
+
+/**
+ * Every failure of an OAuth authorization or callback, each with its HTTP status, stable
+ * `error` code and public message.
  *
  * @since 0.1.0
  * @category errors
@@ -343,7 +368,8 @@ export type OAuthError =
   | ProviderUnreachable
   | ProviderTimeout
   | ProfileFetchFailed
-  | InvalidRedirect;
+  | InvalidRedirect
+  | TransactionStoreFull;
 
 /** The failures of a token request (exchange, refresh, revocation). @since 0.1.0 @category errors */
 export type TokenError =
@@ -365,6 +391,7 @@ const oauthErrorTags: ReadonlySet<string> = new Set([
   "ProviderTimeout",
   "ProfileFetchFailed",
   "InvalidRedirect",
+  "TransactionStoreFull",
 ]);
 
 /** `true` for any {@link OAuthError}. @since 0.1.0 @category errors */

@@ -8,7 +8,8 @@
  *
  * Statuses: unknown provider 404; missing, invalid, expired or replayed state 401
  * `Invalid state`; provider `error=` 401; code rejected 401; provider unreachable, 5xx or
- * malformed 502; provider too slow 504; a bad redirect parameter 400. Bodies have the standard
+ * malformed 502; provider too slow 504; a bad redirect parameter 400; an in-process
+ * transaction store full of live entries 503. Bodies have the standard
  * shape plus a stable `error` code. Every response carries `Cache-Control: no-store` and
  * `Referrer-Policy: no-referrer`; every callback outcome clears the transaction cookie.
  *
@@ -27,7 +28,7 @@ import { causeToResponse } from "../core/ErrorResponse.js";
 import { setResponseHeaders } from "../core/ResponseHeaders.js";
 import { StrataResponse } from "../http/StrataResponse.js";
 import { OAuth } from "./OAuth.js";
-import { InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
+import { InvalidRedirect, isOAuthError, type OAuthError, UnknownProvider } from "./OAuthError.js";
 import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js";
 import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
 import type { TransactionRedirects } from "./OAuthTransaction.js";
@@ -94,6 +95,14 @@ const oauthErrorResponse = (error: OAuthError) =>
     { statusCode: error.httpStatus, message: error.publicMessage, error: error.code },
     { status: error.httpStatus },
   );
+
+/** A failure's response: an {@link OAuthError} (a full store) with its own status and code. */
+const failureResponse = (cause: Cause.Cause<unknown>) => {
+  const failure = Cause.failureOption(cause);
+  return Option.isSome(failure) && isOAuthError(failure.value)
+    ? Effect.succeed(oauthErrorResponse(failure.value))
+    : causeToResponse(cause);
+};
 
 /** The safe fields of an error for the log: tags, names, statuses, standard codes. */
 const logFields = (error: OAuthError): Record<string, unknown> => {
@@ -207,7 +216,7 @@ export const routes = <R = never>(
             ),
         );
       },
-    ).pipe(Effect.catchAllCause((cause) => Effect.map(causeToResponse(cause), secured)));
+    ).pipe(Effect.catchAllCause((cause) => Effect.map(failureResponse(cause), secured)));
 
     /**
      * A handler's own response with its `Location` checked like `successRedirect` and replaced
@@ -265,8 +274,8 @@ export const routes = <R = never>(
       const taken = Option.isNone(cookie)
         ? Either.right(Option.none())
         : yield* Effect.either(store.take(cookie.value));
-      // A store that cannot answer: 500, and the cookie is cleared as on every outcome.
-      if (Either.isLeft(taken)) return finish(yield* causeToResponse(Cause.fail(taken.left)));
+      // A store that cannot answer: 500 (a full one: 503), the cookie cleared as on every outcome.
+      if (Either.isLeft(taken)) return finish(yield* failureResponse(Cause.fail(taken.left)));
       const transaction = taken.right;
 
       if (Either.isLeft(fromQuery)) {

@@ -128,6 +128,7 @@ export {
   type TransactionSealerService,
 } from "./TransactionSealer.js";
 export {
+  type LocalTransactionStoreOptions,
   TransactionStore,
   TransactionStoreError,
   type TransactionStoreService,
