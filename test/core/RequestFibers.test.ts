@@ -9,10 +9,13 @@ import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as RuntimeFlags from "effect/RuntimeFlags";
 import * as Supervisor from "effect/Supervisor";
-import { makeRequestFork } from "../../src/core/server/RequestFibers.js";
+import { makeRequestFork, requestFiberClass } from "../../src/core/server/RequestFibers.js";
 import { StrataServer } from "../../src/index.js";
 import * as Timeout from "../../src/middleware/Timeout.js";
 import { baseUrlOf } from "../support/baseUrl.js";
+
+/** Effect's fiber class, as the server finds it at startup. */
+const fiberClass = Effect.runSync(requestFiberClass);
 
 /** Answers which runtime flags the handler's fiber runs with. */
 const flagsRoute = HttpLayerRouter.add(
@@ -120,7 +123,7 @@ describe("request fibers", () => {
       },
     });
     const runtime = Effect.runSync(Effect.locally(Effect.runtime<never>(), counted, 1));
-    const fork = makeRequestFork(runtime, runtime.runtimeFlags);
+    const fork = makeRequestFork(runtime, runtime.runtimeFlags, fiberClass);
     forks = 0;
     for (let i = 0; i < 3; i++) fork(Context.empty(), Effect.void);
     expect(forks).toBe(3);
@@ -129,7 +132,7 @@ describe("request fibers", () => {
   it.effect("are real fibers, but not among Effect's root fibers (`Fiber.roots`)", () =>
     Effect.gen(function* () {
       const runtime = yield* Effect.runtime<never>();
-      const fork = makeRequestFork(runtime, runtime.runtimeFlags);
+      const fork = makeRequestFork(runtime, runtime.runtimeFlags, fiberClass);
       const waiting = fork(Context.empty(), Effect.never);
       const done = fork(Context.empty(), Effect.void);
       const roots = yield* Fiber.roots;
@@ -144,9 +147,24 @@ describe("request fibers", () => {
     Effect.gen(function* () {
       const supervisor = yield* Supervisor.track;
       const runtime = yield* Effect.supervised(Effect.runtime<never>(), supervisor);
-      const fork = makeRequestFork(runtime, runtime.runtimeFlags);
+      const fork = makeRequestFork(runtime, runtime.runtimeFlags, fiberClass);
       const waiting = fork(Context.empty(), Effect.never);
       expect(yield* supervisor.value).toContain(waiting);
+      yield* Fiber.interrupt(waiting);
+    }),
+  );
+
+  it("find Effect's fiber class at startup, checked by starting a fiber with it", () => {
+    expect(fiberClass).toBe(Effect.runFork(Effect.void).constructor);
+  });
+
+  it.effect("start through the public Runtime.runFork without Effect's fiber class", () =>
+    Effect.gen(function* () {
+      const runtime = yield* Effect.runtime<never>();
+      const fork = makeRequestFork(runtime, runtime.runtimeFlags, undefined);
+      const waiting = fork(Context.empty(), Effect.never);
+      expect(yield* Fiber.roots).toContain(waiting);
+      expect(yield* Fiber.await(fork(Context.empty(), Effect.void))).toEqual(Exit.void);
       yield* Fiber.interrupt(waiting);
     }),
   );

@@ -1,6 +1,7 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 
 /** A route found for a request, with its path parameters and parsed query. */
 export interface FoundRoute {
@@ -29,6 +30,7 @@ export interface FastRouter extends HttpLayerRouter.HttpRouter {
 export const isFastRouter = (router: HttpLayerRouter.HttpRouter): router is FastRouter =>
   FastRoutesId in router;
 
+/** The prefix of the (private) context keys under which `HttpLayerRouter` keeps route middleware. */
 const middlewareKey = "@effect/platform/HttpLayerRouter/Middleware-";
 
 /** `true` when route middleware (`HttpLayerRouter.middleware`) is in scope for routes being added. */
@@ -36,6 +38,26 @@ const hasRouteMiddleware = (context: Context.Context<never>): boolean => {
   for (const key of context.unsafeMap.keys()) if (key.startsWith(middlewareKey)) return true;
   return false;
 };
+
+/**
+ * Whether {@link hasRouteMiddleware} sees route middleware in this version of
+ * `@effect/platform`, checked by building a middleware Layer. Should it not, every request goes
+ * through the stock router (one debug log says so), which always applies route middleware.
+ */
+const routeMiddlewareVisible: Effect.Effect<boolean> = Effect.scoped(
+  Effect.flatMap(
+    Layer.build(HttpLayerRouter.middleware((app) => app).layer as Layer.Layer<never>),
+    (context) =>
+      hasRouteMiddleware(context)
+        ? Effect.succeed(true)
+        : Effect.as(
+            Effect.logDebug(
+              "Strata: HttpLayerRouter keeps route middleware otherwise than expected; requests take the stock dispatch",
+            ),
+            false,
+          ),
+  ),
+);
 
 /**
  * The router Strata serves with. It is the stock `HttpLayerRouter` router (every route is added
@@ -49,7 +71,7 @@ export const make: Effect.Effect<FastRouter> = Effect.gen(function* () {
   const table = HttpLayerRouter.FindMyWay.make<HttpLayerRouter.Route<unknown, unknown>>(
     yield* HttpLayerRouter.RouterConfig,
   );
-  let eligible = true;
+  let eligible = yield* routeMiddlewareVisible;
   const register = (routes: ReadonlyArray<HttpLayerRouter.Route<unknown, unknown>>) => {
     for (const route of routes) {
       if (route.method === "*") table.all(route.path, route);

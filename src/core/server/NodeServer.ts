@@ -24,7 +24,13 @@ import type { FoundRoute } from "./FastRouter.js";
 import { entriesOf, mapOf } from "./MapCopies.js";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
 import { NodeServerRequest } from "./NodeServerRequest.js";
-import { childRuntime, makeRequestFork, requestFlags } from "./RequestFibers.js";
+import {
+  childRuntime,
+  type FiberRuntimeClass,
+  makeRequestFork,
+  requestFiberClass,
+  requestFlags,
+} from "./RequestFibers.js";
 import { closeRequestScope, makeRequestScopes } from "./RequestScope.js";
 
 /** Where the server listens, and how long it lets requests finish when it stops. @since 0.1.0 @category server */
@@ -86,6 +92,7 @@ const genericHandler = (
   app: HttpApp.Default<unknown, never>,
   middleware: HttpMiddleware.HttpMiddleware | undefined,
   inFlight: InFlight,
+  fiberClass: FiberRuntimeClass | undefined,
 ): Handler => {
   const handled = HttpApp.toHandled(
     app,
@@ -93,7 +100,7 @@ const genericHandler = (
       writeNodeResponse((request as NodeServerRequest).response, request.method, response),
     middleware,
   );
-  const fork = makeRequestFork(runtime, runtime.runtimeFlags);
+  const fork = makeRequestFork(runtime, runtime.runtimeFlags, fiberClass);
   return (req, res) => {
     inFlight.arrive(req, res);
     const request = canonicalRequest(req, res);
@@ -116,9 +123,14 @@ const fastHandler = (
   fast: FastApp,
   newScope: () => Scope.CloseableScope,
   inFlight: InFlight,
+  fiberClass: FiberRuntimeClass | undefined,
 ): Handler => {
   const base = entriesOf(runtime.context.unsafeMap);
-  const fork = makeRequestFork(runtime, requestFlags(runtime.runtimeFlags, fast.fiberMetrics));
+  const fork = makeRequestFork(
+    runtime,
+    requestFlags(runtime.runtimeFlags, fast.fiberMetrics),
+    fiberClass,
+  );
   const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
   // The request from the fiber's context, the platform's pre-response handlers (their failures
   // answered like the handler's), the write, then the request scope closed (at once when
@@ -433,7 +445,9 @@ export const make = (
     server.on("request", hold);
     yield* listen(server, options);
     shutdown?.setShuttingDown(false);
+    // Effect's private shapes the fast path relies on, checked once (public fallbacks otherwise).
     const newScope = yield* makeRequestScopes;
+    const fiberClass = yield* requestFiberClass;
     const address = server.address();
     return HttpServer.make({
       address:
@@ -450,12 +464,13 @@ export const make = (
           const fast = fastAppOf(app);
           const handler =
             fast !== undefined && middleware === undefined && fast.routes.eligible()
-              ? fastHandler(runtime, fast, newScope, tracker)
+              ? fastHandler(runtime, fast, newScope, tracker, fiberClass)
               : genericHandler(
                   runtime,
                   app as HttpApp.Default<unknown, never>,
                   middleware,
                   tracker,
+                  fiberClass,
                 );
           server.off("request", hold);
           server.on("request", handler);

@@ -1,5 +1,6 @@
 import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import type * as Fiber from "effect/Fiber";
 import * as FiberId from "effect/FiberId";
 import * as FiberRef from "effect/FiberRef";
@@ -51,11 +52,45 @@ const pureFork = (ref: FiberRef.FiberRef<unknown>): boolean => {
 };
 
 /** Effect's fiber class, as its constructor and `start` are (effect does not export it). */
-type FiberRuntimeClass = new (
+export type FiberRuntimeClass = new (
   fiberId: FiberId.Runtime,
   fiberRefs: FiberRefs.FiberRefs,
   runtimeFlags: RuntimeFlags.RuntimeFlags,
 ) => Fiber.RuntimeFiber<void> & { readonly start: (effect: Effect.Effect<void>) => void };
+
+/**
+ * Effect's fiber class, read from a fiber at startup and checked by starting one with it, or
+ * `undefined` (with one debug log) should a version of Effect make or start fibers otherwise:
+ * request fibers then start through the public `Runtime.runFork`.
+ */
+export const requestFiberClass: Effect.Effect<FiberRuntimeClass | undefined> = Effect.suspend(
+  () => {
+    try {
+      const FiberRuntime = Effect.runFork(Effect.void).constructor as FiberRuntimeClass;
+      let ran = false;
+      const fiber = new FiberRuntime(
+        FiberId.unsafeMake(),
+        Runtime.defaultRuntime.fiberRefs,
+        Runtime.defaultRuntimeFlags,
+      );
+      fiber.start(
+        Effect.sync(() => {
+          ran = true;
+        }),
+      );
+      const exit = fiber.unsafePoll();
+      if (ran && exit !== null && Exit.isSuccess(exit)) return Effect.succeed(FiberRuntime);
+    } catch {
+      // Not the class, or not its constructor: the public path below.
+    }
+    return Effect.as(
+      Effect.logDebug(
+        "Strata: Effect's fiber class has an unexpected shape; request fibers start through Runtime.runFork",
+      ),
+      undefined,
+    );
+  },
+);
 
 /**
  * Starts request fibers from the app runtime's fiber refs ({@link requestFiberRefs}). Effect's
@@ -72,19 +107,21 @@ type FiberRuntimeClass = new (
  * table there, ~120 bytes of old-space garbage a request. Measured under load (50 connections,
  * pinned): old space growing ~9 MB/s, a major GC every ~2 s, RSS after load 110 MB (peak 139)
  * against 103 MB (peak 106) without, and 2.5–4% fewer requests a second. With a supervisor
- * other than `Supervisor.none`, which must see every fiber start, fibers start through
- * `Runtime.runFork`.
+ * other than `Supervisor.none`, which must see every fiber start, or without Effect's fiber
+ * class (see {@link requestFiberClass}), fibers start through `Runtime.runFork`.
  */
 export const makeRequestFork = (
   runtime: Runtime.Runtime<never>,
   runtimeFlags: RuntimeFlags.RuntimeFlags,
+  FiberRuntime: FiberRuntimeClass | undefined,
 ): RequestFork => {
   const refs = requestFiberRefs(runtime);
-  if (FiberRefs.getOrDefault(refs, FiberRef.currentSupervisor) !== Supervisor.none)
+  if (
+    FiberRuntime === undefined ||
+    FiberRefs.getOrDefault(refs, FiberRef.currentSupervisor) !== Supervisor.none
+  )
     return (context, effect) =>
       Runtime.runFork(Runtime.make({ context, fiberRefs: refs, runtimeFlags }), effect);
-  // The class of every fiber, read from one.
-  const FiberRuntime = Effect.runFork(Effect.void).constructor as FiberRuntimeClass;
   const start = (
     fiberRefs: FiberRefs.FiberRefs,
     fiberId: FiberId.Runtime,

@@ -13,46 +13,60 @@ interface ScopeState {
 /**
  * Makes request scopes synchronously, outside any fiber, so a request's whole context can be
  * built before its fiber starts. Each scope is an ordinary Effect scope: it is created from the
- * prototype of one made by `Scope.make()` at startup, exactly as `Scope.make()` itself does; the
- * shape is checked then, so a change in Effect fails the start instead of a request.
+ * prototype of one made by `Scope.make()` at startup, exactly as `Scope.make()` itself does. That
+ * relies on the scope's private shape, checked then: should a version of Effect shape it
+ * otherwise, scopes are made with the public `Scope.make()` instead (one debug log says so).
  */
-export const makeRequestScopes: Effect.Effect<() => Scope.CloseableScope> = Effect.map(
+export const makeRequestScopes: Effect.Effect<() => Scope.CloseableScope> = Effect.flatMap(
   Scope.make(),
   (template) => {
-    const shape = template as unknown as Partial<ScopeState> & {
-      close?: unknown;
-      addFinalizer?: unknown;
-    };
-    if (
-      shape.state?._tag !== "Open" ||
-      !(shape.state.finalizers instanceof Map) ||
-      typeof shape.close !== "function" ||
-      typeof shape.addFinalizer !== "function"
-    ) {
-      throw new Error("Unsupported effect version: Scope has an unexpected shape");
+    if (!hasKnownShape(template)) {
+      return Effect.as(
+        Effect.logDebug(
+          "Strata: Effect's Scope has an unexpected shape; request scopes are made with Scope.make",
+        ),
+        () => Effect.runSync(Scope.make()),
+      );
     }
     const prototype = Object.getPrototypeOf(template) as object;
-    return () => {
+    return Effect.succeed(() => {
       const scope = Object.create(prototype) as ScopeState & Scope.CloseableScope;
       scope.strategy = ExecutionStrategy.sequential;
       scope.state = { _tag: "Open", finalizers: new Map() };
       return scope;
-    };
+    });
   },
 );
+
+/** Whether `scope` has the shape (Effect 3's) that {@link closeRequestScope} reads and writes. */
+const hasKnownShape = (scope: Scope.CloseableScope): boolean => {
+  const shape = scope as unknown as Partial<ScopeState> & {
+    close?: unknown;
+    addFinalizer?: unknown;
+  };
+  return (
+    shape.state?._tag === "Open" &&
+    shape.state.finalizers instanceof Map &&
+    typeof shape.close === "function" &&
+    typeof shape.addFinalizer === "function"
+  );
+};
 
 /**
  * Closes a scope made by {@link makeRequestScopes}: at once when nothing was added to it (what
  * `Scope.close` does then, without running an Effect), and `Effect.void` is returned; otherwise
- * the Effect that runs its finalizers, uninterruptibly.
+ * the Effect that runs its finalizers, uninterruptibly (always, for a scope of another shape).
  */
 export const closeRequestScope = (
   scope: Scope.CloseableScope,
   exit: Exit.Exit<unknown, unknown>,
 ): Effect.Effect<void> => {
-  const shaped = scope as unknown as ScopeState;
-  if (shaped.state._tag === "Closed") return Effect.void;
-  if (shaped.state.finalizers.size === 0) {
+  const shaped = scope as unknown as Partial<ScopeState>;
+  const state = shaped.state;
+  if (state === undefined || (state._tag === "Open" && !(state.finalizers instanceof Map)))
+    return Effect.uninterruptible(Scope.close(scope, exit));
+  if (state._tag === "Closed") return Effect.void;
+  if (state.finalizers.size === 0) {
     shaped.state = { _tag: "Closed", exit };
     return Effect.void;
   }
