@@ -95,6 +95,12 @@ export {
   RateLimitMiddleware,
   type RateLimitOptions,
 } from "./middleware/RateLimit.js";
+export {
+  type BucketTake,
+  RateLimitStore,
+  RateLimitStoreError,
+  type WindowCount,
+} from "./middleware/RateLimitStore.js";
 export type { RedisRateLimitStoreOptions } from "./middleware/RedisRateLimitStore.js";
 export * as RedisRateLimitStore from "./middleware/RedisRateLimitStore.js";
 export type { TrustProxy } from "./middleware/RequestInfo.js";

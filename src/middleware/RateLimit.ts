@@ -1,8 +1,7 @@
-import type * as RateLimiter from "@effect/experimental/RateLimiter";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
-import * as Duration from "effect/Duration";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type * as Scope from "effect/Scope";
@@ -13,10 +12,17 @@ import { fromUserCode } from "../core/UserCode.js";
 import { StartupError } from "../di/StartupError.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
-import { loadRateLimiter } from "./internal/loadRateLimiter.js";
+import { addressKey } from "./internal/addressKey.js";
 import * as MemoryRateLimitStore from "./MemoryRateLimitStore.js";
 import * as Middleware from "./Middleware.js";
-import { clientAddress, requestPath, type TrustProxy } from "./RequestInfo.js";
+import {
+  type BucketTake,
+  RateLimitStore,
+  type RateLimitStoreError,
+  type WindowCount,
+} from "./RateLimitStore.js";
+import { requestPath } from "./RequestInfo.js";
+import * as TrustProxy from "./TrustProxy.js";
 
 /**
  * Options of {@link make} and {@link RateLimitMiddleware}.
@@ -25,14 +31,15 @@ import { clientAddress, requestPath, type TrustProxy } from "./RequestInfo.js";
  * @category middleware
  */
 export interface RateLimitOptions {
-  /** The window, in milliseconds (default 60 000). */
+  /** The window, in whole milliseconds (default 60 000). */
   readonly windowMs?: number;
   /** Requests a key may make per window (default 100). */
   readonly max?: number;
   /**
-   * `fixed-window` (the default; as `@effect/experimental` implements it, each request adds
-   * `windowMs / max` to its key's lifetime and the count starts over when that runs out) or
-   * `token-bucket` (`max` tokens, one back every `windowMs / max`).
+   * `fixed-window` (the default, as express-rate-limit and @nestjs/throttler count): a key's
+   * window opens at its first request and lasts `windowMs`; `max` requests pass in it, the
+   * others get 429 until it ends. `token-bucket`: `max` tokens, one back every `windowMs / max`,
+   * so bursts are spread rather than reset at once.
    */
   readonly algorithm?: "fixed-window" | "token-bucket";
   /**
@@ -42,13 +49,23 @@ export interface RateLimitOptions {
   readonly key?: (
     request: HttpServerRequest.HttpServerRequest,
   ) => string | Promise<string> | Effect.Effect<string, unknown>;
-  /** Which `X-Forwarded-For` entry is the client (default false: ignored; see `TrustProxy`). */
-  readonly trustProxy?: TrustProxy;
+  /**
+   * Which `X-Forwarded-For` entry is the client (default false: ignored): the number of proxies
+   * in front of the app, or their addresses and CIDR ranges (see `TrustProxy`). `true` is
+   * refused at startup: it believes the leftmost entry, which the client writes itself.
+   */
+  readonly trustProxy?: TrustProxy.TrustProxy;
+  /**
+   * IPv6 clients are counted per network of this prefix length (default 64, what one host or
+   * home is usually given, as express-rate-limit's `ipv6Subnet`); `false` counts each address.
+   * IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`) count as their IPv4 address.
+   */
+  readonly ipv6Subnet?: number | false;
   /**
    * Where counts are kept: `MemoryRateLimitStore.layer` (the default; one process) or
    * `RedisRateLimitStore.layer({ host, port })` (shared by every instance).
    */
-  readonly store?: Layer.Layer<RateLimiter.RateLimiterStore, StartupError>;
+  readonly store?: Layer.Layer<RateLimitStore, StartupError>;
   /**
    * When the store fails (Redis unreachable or too slow): `"open"` (the default) serves the
    * request without limit, `"closed"` answers 503. Either way a warning is logged when the
@@ -64,17 +81,37 @@ export interface RateLimitOptions {
 /** The defaults: 100 requests per 60 000 ms. @since 0.1.0 @category middleware */
 export const DEFAULT_RATE_LIMIT = { windowMs: 60_000, max: 100 } as const;
 
-const seconds = (duration: Duration.Duration) =>
-  String(Math.max(1, Math.ceil(Duration.toMillis(duration) / 1000)));
+/** The default IPv6 prefix length clients are counted by. @since 0.1.0 @category middleware */
+export const DEFAULT_IPV6_SUBNET = 64;
 
-const isPositive = (n: number) => Number.isFinite(n) && n > 0;
+/** Whole seconds until `ms` have passed (a header is never early). */
+const seconds = (ms: number) => String(Math.max(0, Math.ceil(ms / 1000)));
+
+const isPositiveInteger = (n: number) => Number.isSafeInteger(n) && n > 0;
+
+/** The options that cannot work, said at startup. */
+const checkOptions = (windowMs: number, max: number, options: RateLimitOptions) => {
+  if (!isPositiveInteger(windowMs) || !isPositiveInteger(max)) {
+    return `windowMs (${windowMs}) must be a positive whole number of ms and max (${max}) a positive integer`;
+  }
+  if (options.trustProxy === true) {
+    return 'trustProxy: true believes the leftmost X-Forwarded-For entry, which any client writes, so every client could pick its own rate-limit key. Give the number of proxies in front of the app (trustProxy: 1) or their addresses (trustProxy: ["10.0.0.0/8"])';
+  }
+  const subnet = options.ipv6Subnet ?? DEFAULT_IPV6_SUBNET;
+  if (subnet !== false && !(Number.isInteger(subnet) && subnet >= 1 && subnet <= 128)) {
+    return `ipv6Subnet (${subnet}) must be a prefix length from 1 to 128, or false`;
+  }
+  return undefined;
+};
 
 /**
- * Rate limiting as an Effect `HttpMiddleware`, on `@effect/experimental`'s `RateLimiter`. Each
- * response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); over
- * the limit the route is not run and the answer is 429 in the standard error shape with
- * `Retry-After` (seconds). Requests are counted per client address: the socket's, unless
- * `trustProxy` says to believe `X-Forwarded-For` (anyone can send that header).
+ * Rate limiting as an Effect `HttpMiddleware`. By default a fixed window per client: its
+ * first request opens a window of `windowMs`, `max` requests pass in it, the next get 429
+ * until it ends. Each response carries `RateLimit-Limit`, `RateLimit-Remaining` (one less per
+ * request) and `RateLimit-Reset` (seconds until the window ends); over the limit the route is
+ * not run and the answer is 429 in the standard error shape with `Retry-After` (seconds until
+ * a request passes again). Requests are counted per client address (an IPv6 client per /64):
+ * the socket's, unless `trustProxy` says which `X-Forwarded-For` entry a proxy of yours wrote.
  * The store is built in the scope (a Redis connection is closed with it).
  *
  * @since 0.1.0
@@ -86,25 +123,26 @@ export const make = (
   Effect.gen(function* () {
     const windowMs = options.windowMs ?? DEFAULT_RATE_LIMIT.windowMs;
     const max = options.max ?? DEFAULT_RATE_LIMIT.max;
-    if (!isPositive(windowMs) || !isPositive(max) || !Number.isInteger(max)) {
-      return yield* new StartupError({
-        message: `Rate limit: windowMs (${windowMs}) must be a positive number of ms and max (${max}) a positive integer`,
-      });
-    }
-    const store = yield* Layer.build(options.store ?? MemoryRateLimitStore.layer);
-    const { make: makeLimiter } = yield* loadRateLimiter;
-    const limiter = yield* Effect.provide(makeLimiter, store);
+    const problem = checkOptions(windowMs, max, options);
+    if (problem !== undefined)
+      return yield* new StartupError({ message: `Rate limit: ${problem}` });
+    const trust = yield* TrustProxy.make(options.trustProxy).pipe(
+      Effect.mapError((error) => new StartupError({ message: `Rate limit: ${error.message}` })),
+    );
+    const ipv6Subnet = options.ipv6Subnet ?? DEFAULT_IPV6_SUBNET;
+    const store = Context.get(
+      yield* Layer.build(options.store ?? MemoryRateLimitStore.layer),
+      RateLimitStore,
+    );
     const exclude = new Set(options.exclude ?? (yield* HealthPaths));
-    const trustProxy = options.trustProxy ?? false;
     const failOpen = options.onStoreError !== "closed";
-    const window = Duration.millis(windowMs);
-    const algorithm = options.algorithm ?? "fixed-window";
+    const refillMs = windowMs / max;
     const limit = String(max);
     const tooMany = errorResponse(new TooManyRequestsError(options.message));
     const unavailable = errorResponse(new ServiceUnavailableError());
     let storeDown = false;
 
-    const storeFailed = (error: RateLimiter.RateLimitStoreError) =>
+    const storeFailed = (error: RateLimitStoreError) =>
       Effect.suspend(() => {
         if (storeDown) return Effect.void;
         storeDown = true;
@@ -118,46 +156,63 @@ export const make = (
       return Effect.logInfo("Rate limit store available again");
     });
 
-    const answer = {
-      onSuccess: (result: RateLimiter.ConsumeResult): Effect.Effect<Middleware.Decoration> => {
-        const headers = {
-          "ratelimit-limit": limit,
-          "ratelimit-remaining": String(Math.max(0, result.remaining)),
-          "ratelimit-reset": seconds(result.resetAfter),
-        };
-        const change = (response: HttpServerResponse.HttpServerResponse) =>
-          setResponseHeaders(response, headers);
-        return storeDown ? Effect.as(storeBack, change) : Effect.succeed(change);
-      },
-      onFailure: (error: RateLimiter.RateLimiterError): Effect.Effect<Middleware.Decoration> => {
-        if (error.reason === "Exceeded") {
-          const retryAfter = seconds(error.retryAfter);
-          return Effect.succeed({
-            answer: HttpServerResponse.setHeaders(tooMany, {
-              "retry-after": retryAfter,
-              "ratelimit-limit": limit,
-              "ratelimit-remaining": "0",
-              "ratelimit-reset": retryAfter,
-            }),
-          });
-        }
-        return Effect.as(storeFailed(error), failOpen ? undefined : { answer: unavailable });
-      },
+    /** The decoration of a counted request: headers when it passes, a 429 when it does not. */
+    const decoration = (
+      passes: boolean,
+      remaining: number,
+      resetMs: number,
+      retryMs: number,
+    ): Effect.Effect<Middleware.Decoration> => {
+      if (!passes) {
+        return Effect.succeed({
+          answer: HttpServerResponse.setHeaders(tooMany, {
+            "retry-after": seconds(retryMs),
+            "ratelimit-limit": limit,
+            "ratelimit-remaining": "0",
+            "ratelimit-reset": seconds(resetMs),
+          }),
+        });
+      }
+      const headers = {
+        "ratelimit-limit": limit,
+        "ratelimit-remaining": String(remaining),
+        "ratelimit-reset": seconds(resetMs),
+      };
+      const change = (response: HttpServerResponse.HttpServerResponse) =>
+        setResponseHeaders(response, headers);
+      return storeDown ? Effect.as(storeBack, change) : Effect.succeed(change);
     };
-    const limited = (key: string) =>
-      Effect.matchEffect(limiter.consume({ key, limit: max, window, algorithm }), answer);
+    const onStoreError = (error: RateLimitStoreError): Effect.Effect<Middleware.Decoration> =>
+      Effect.as(storeFailed(error), failOpen ? undefined : { answer: unavailable });
+
+    const counted =
+      options.algorithm === "token-bucket"
+        ? (key: string) =>
+            Effect.matchEffect(store.tokenBucket(key, max, refillMs), {
+              onFailure: onStoreError,
+              onSuccess: (take: BucketTake) =>
+                decoration(take.taken, take.remaining, take.fullMs, take.nextMs),
+            })
+        : (key: string) =>
+            Effect.matchEffect(store.fixedWindow(key, windowMs), {
+              onFailure: onStoreError,
+              onSuccess: ({ count, resetMs }: WindowCount) =>
+                decoration(count <= max, max - count, resetMs, resetMs),
+            });
 
     const keyOf = options.key;
     return Middleware.decorating((request) => {
       if (exclude.size > 0 && exclude.has(requestPath(request))) return undefined;
-      if (keyOf === undefined) return limited(clientAddress(request, trustProxy));
+      if (keyOf === undefined) {
+        return counted(addressKey(TrustProxy.clientAddress(request, trust), ipv6Subnet));
+      }
       // The key function's failures are answered here: this middleware itself never fails.
       return Effect.matchCauseEffect(
         fromUserCode(() => keyOf(request)),
         {
           onFailure: (cause) =>
             Effect.map(causeToResponse(cause), (response) => ({ answer: response })),
-          onSuccess: (key) => limited(String(key)),
+          onSuccess: (key) => counted(String(key)),
         },
       );
     });

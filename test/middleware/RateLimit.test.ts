@@ -1,7 +1,9 @@
-import * as RateLimiter from "@effect/experimental/RateLimiter";
+import * as HttpClient from "@effect/platform/HttpClient";
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { it as effectIt } from "@effect/vitest";
-import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import * as TestClock from "effect/TestClock";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,12 +13,15 @@ import {
   Get,
   MemoryRateLimitStore,
   Module,
+  RateLimit,
   RateLimitMiddleware,
+  type RateLimitOptions,
   SecurityHeadersMiddleware,
   StrataApp,
 } from "../../src/index.js";
-import { request } from "../../src/testing/index.js";
+import { request, serveTest } from "../../src/testing/index.js";
 import { capturingLogger, startedApps } from "../support/started.js";
+import { rateLimitStoreContract } from "./support/rateLimitStoreContract.js";
 
 @Controller()
 class ApiController {
@@ -35,6 +40,8 @@ describe("RateLimitMiddleware", () => {
   const start = startedApps();
   const limited = (options: ConstructorParameters<typeof RateLimitMiddleware>[0]) =>
     start(AppModule, {}, (app) => app.use(new RateLimitMiddleware(options)));
+  const from = (app: StrataApp, xff: string) =>
+    request(app, "GET", "/api", { headers: { "x-forwarded-for": xff } });
 
   it("counts requests in RateLimit headers, then answers 429 with Retry-After in the standard shape", async () => {
     const app = await limited({ windowMs: 60_000, max: 3 });
@@ -44,9 +51,7 @@ describe("RateLimitMiddleware", () => {
       expect(response.status).toBe(200);
       expect(response.headers.get("ratelimit-limit")).toBe("3");
       remaining.push(response.headers.get("ratelimit-remaining"));
-      const reset = Number(response.headers.get("ratelimit-reset"));
-      expect(reset).toBeGreaterThanOrEqual(1);
-      expect(reset).toBeLessThanOrEqual(60);
+      expect(response.headers.get("ratelimit-reset")).toBe("60");
     }
     expect(remaining).toEqual(["2", "1", "0"]);
     const refused = await request(app, "GET", "/api");
@@ -70,30 +75,101 @@ describe("RateLimitMiddleware", () => {
     expect(response.headers.get("ratelimit-remaining")).toBe("99");
   });
 
-  it("does not trust a spoofed X-Forwarded-For by default", async () => {
+  it("check 22: does not trust a spoofed X-Forwarded-For by default", async () => {
     const app = await limited({ max: 2 });
     const statuses: Array<number> = [];
     for (const ip of ["1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"]) {
-      statuses.push(
-        (await request(app, "GET", "/api", { headers: { "x-forwarded-for": ip } })).status,
-      );
+      statuses.push((await from(app, ip)).status);
     }
     expect(statuses).toEqual([200, 200, 429, 429]);
   });
 
-  it("keys by X-Forwarded-For when trustProxy says so", async () => {
-    const all = await limited({ max: 1, trustProxy: true });
-    const get = (app: StrataApp, xff: string) =>
-      request(app, "GET", "/api", { headers: { "x-forwarded-for": xff } });
-    expect((await get(all, "1.1.1.1")).status).toBe(200);
-    expect((await get(all, "2.2.2.2")).status).toBe(200);
-    expect((await get(all, "1.1.1.1, 10.0.0.1")).status).toBe(429);
-
-    // One trusted proxy: the client is the last entry; what precedes it is the client's word.
+  it("check 34: with a hop count, the client is that many entries from the right; what precedes it is the client's word", async () => {
     const one = await limited({ max: 1, trustProxy: 1 });
-    expect((await get(one, "9.9.9.9, 1.1.1.1")).status).toBe(200);
-    expect((await get(one, "8.8.8.8, 1.1.1.1")).status).toBe(429);
-    expect((await get(one, "2.2.2.2")).status).toBe(200);
+    expect((await from(one, "9.9.9.9, 1.1.1.1")).status).toBe(200);
+    expect((await from(one, "8.8.8.8, 1.1.1.1")).status).toBe(429);
+    expect((await from(one, "1.1.1.1")).status).toBe(429);
+    expect((await from(one, "2.2.2.2")).status).toBe(200);
+    const two = await limited({ max: 1, trustProxy: 2 });
+    expect((await from(two, "1.1.1.1, 10.0.0.1")).status).toBe(200);
+    expect((await from(two, "6.6.6.6, 1.1.1.1, 10.0.0.2")).status).toBe(429);
+  });
+
+  it("check 34: with a list of proxies, the client is the rightmost X-Forwarded-For entry that is not one of them", async () => {
+    const app = await limited({
+      max: 1,
+      trustProxy: ["loopback", "10.0.0.0/8", "2001:db8:ffff::7"],
+    });
+    expect((await from(app, "6.6.6.6, 1.1.1.1, 10.0.0.2")).status).toBe(200);
+    // Whatever the client writes to the left, it is still 1.1.1.1 behind the same proxies.
+    expect((await from(app, "7.7.7.7, 1.1.1.1, 10.0.0.2")).status).toBe(429);
+    expect((await from(app, "1.1.1.1, 10.9.9.9, 2001:db8:ffff::7")).status).toBe(429);
+    expect((await from(app, "1.1.1.1")).status).toBe(429);
+    // Writing a trusted proxy's address does not help either: it is skipped, not believed.
+    expect((await from(app, "1.1.1.1, 10.0.0.3")).status).toBe(429);
+    expect((await from(app, "1.1.1.1, 2.2.2.2")).status).toBe(200);
+  });
+
+  it("check 34: X-Forwarded-For from a peer that is not a listed proxy is ignored", async () => {
+    const app = await limited({ max: 2, trustProxy: ["10.0.0.0/8"] });
+    const statuses: Array<number> = [];
+    for (const ip of ["1.1.1.1", "2.2.2.2", "3.3.3.3"]) statuses.push((await from(app, ip)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it("counts an IPv6 client per /64 (configurable), and an IPv4-mapped address as its IPv4 address", async () => {
+    const app = await limited({ max: 1, trustProxy: 1 });
+    expect((await from(app, "2001:db8::1")).status).toBe(200);
+    expect((await from(app, "2001:db8:0:0:ffff:ffff:ffff:ffff")).status).toBe(429);
+    expect((await from(app, "2001:DB8::abcd%eth0")).status).toBe(429);
+    expect((await from(app, "2001:db8:0:1::1")).status).toBe(200);
+    expect((await from(app, "203.0.113.7")).status).toBe(200);
+    expect((await from(app, "::ffff:203.0.113.7")).status).toBe(429);
+    expect((await from(app, "::ffff:cb00:7108")).status).toBe(200);
+    expect((await from(app, "203.0.113.8")).status).toBe(429);
+
+    const wider = await limited({ max: 1, trustProxy: 1, ipv6Subnet: 48 });
+    expect((await from(wider, "2001:db8::1")).status).toBe(200);
+    expect((await from(wider, "2001:db8:0:1::1")).status).toBe(429);
+    expect((await from(wider, "2001:db8:1::1")).status).toBe(200);
+
+    const perAddress = await limited({ max: 1, trustProxy: 1, ipv6Subnet: false });
+    expect((await from(perAddress, "2001:db8::1")).status).toBe(200);
+    expect((await from(perAddress, "2001:db8:0::1")).status).toBe(429);
+    expect((await from(perAddress, "2001:db8::2")).status).toBe(200);
+  });
+
+  it("check 38: refuses trustProxy: true at startup, naming the option, and does not listen", async () => {
+    const app = new StrataApp(AppModule).use(new RateLimitMiddleware({ trustProxy: true }));
+    const failure = app.listen(0);
+    await expect(failure).rejects.toThrow(/Rate limit: trustProxy: true/);
+    await expect(failure).rejects.toThrow(/any client writes/);
+    expect(() => app.getUrl()).toThrow();
+    await app.close();
+  });
+
+  it("check 38: refuses a trusted-proxy list it cannot read, and other nonsense options, at startup", async () => {
+    const refusals: Array<[RateLimitOptions, RegExp]> = [
+      [{ max: 0 }, /Rate limit: windowMs/],
+      [{ windowMs: -1 }, /Rate limit: windowMs/],
+      [{ windowMs: 1.5 }, /Rate limit: windowMs/],
+      [{ max: 1.5 }, /Rate limit: windowMs/],
+      [
+        { trustProxy: ["10.0.0.0/33"] },
+        /Rate limit: trustProxy: "10.0.0.0\/33" has no valid prefix/,
+      ],
+      [{ trustProxy: ["10.0.0.0/8", "proxy.internal"] }, /"proxy.internal" is not an IP address/],
+      [{ trustProxy: ["2001:db8::/129"] }, /"2001:db8::\/129" has no valid prefix/],
+      [{ trustProxy: -1 }, /Rate limit: trustProxy: -1 is not a number of proxies/],
+      [{ trustProxy: 1.5 }, /trustProxy: 1.5 is not a number of proxies/],
+      [{ ipv6Subnet: 0 }, /Rate limit: ipv6Subnet \(0\)/],
+      [{ ipv6Subnet: 129 }, /Rate limit: ipv6Subnet \(129\)/],
+    ];
+    for (const [options, message] of refusals) {
+      const app = new StrataApp(AppModule).use(new RateLimitMiddleware(options));
+      await expect(app.listen(0), JSON.stringify(options)).rejects.toThrow(message);
+      await app.close();
+    }
   });
 
   it("counts by a custom key", async () => {
@@ -157,44 +233,97 @@ describe("RateLimitMiddleware", () => {
     await sleep(1_100);
     expect((await request(app, "GET", "/api")).status).toBe(200);
   });
-
-  it("supports the token-bucket algorithm", async () => {
-    const app = await limited({ windowMs: 60_000, max: 2, algorithm: "token-bucket" });
-    expect((await request(app, "GET", "/api")).headers.get("ratelimit-remaining")).toBe("1");
-    expect((await request(app, "GET", "/api")).headers.get("ratelimit-remaining")).toBe("0");
-    const refused = await request(app, "GET", "/api");
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get("retry-after"))).toBe(30);
-  });
-
-  it("refuses nonsense options at startup", async () => {
-    for (const options of [{ max: 0 }, { windowMs: -1 }, { max: 1.5 }]) {
-      const app = new StrataApp(AppModule).use(new RateLimitMiddleware(options));
-      await expect(app.listen(0)).rejects.toThrow(/Rate limit: windowMs/);
-      await app.close();
-    }
-  });
 });
 
-describe("MemoryRateLimitStore", () => {
-  const consume = (key: string) =>
-    Effect.flatMap(RateLimiter.RateLimiter, (limiter) =>
-      limiter.consume({ key, limit: 2, window: Duration.seconds(10) }),
-    );
-  const withStore = <A, E>(effect: Effect.Effect<A, E, RateLimiter.RateLimiter>) =>
-    effect.pipe(Effect.provide(RateLimiter.layer), Effect.provide(MemoryRateLimitStore.layer));
+describe("RateLimit over time (Effect face, TestClock)", () => {
+  const api = HttpLayerRouter.add("GET", "/api", HttpServerResponse.unsafeJson({ ok: true }));
+  /**
+   * A server limited by `options`, its memory store on the test's clock, and a GET of /api
+   * giving the status, the rate-limit headers and the body.
+   */
+  const limitedServer = (options: RateLimitOptions) =>
+    Effect.gen(function* () {
+      const middleware = yield* RateLimit.make(options);
+      const context = yield* Layer.build(serveTest(api, { middleware }));
+      return Effect.gen(function* () {
+        const response = yield* HttpClient.get("/api");
+        const header = (name: string) => response.headers[name];
+        return {
+          status: response.status,
+          limit: header("ratelimit-limit"),
+          remaining: header("ratelimit-remaining"),
+          reset: header("ratelimit-reset"),
+          retryAfter: header("retry-after"),
+          body: yield* response.json,
+        };
+      }).pipe(Effect.provide(context));
+    });
 
-  effectIt.scoped("counts per key and starts over when the window has run out", () =>
-    withStore(
+  effectIt.scoped(
+    "fixed window: Remaining goes down by one, Reset is the seconds to the window's end, Retry-After the seconds until a request passes",
+    () =>
       Effect.gen(function* () {
-        expect((yield* consume("a")).remaining).toBe(1);
-        expect((yield* consume("a")).remaining).toBe(0);
-        const refused = yield* Effect.flip(consume("a"));
-        expect(refused.reason).toBe("Exceeded");
-        expect((yield* consume("b")).remaining).toBe(1);
-        yield* TestClock.adjust(Duration.seconds(10));
-        expect((yield* consume("a")).remaining).toBe(1);
+        const get = yield* limitedServer({ windowMs: 60_000, max: 5 });
+        const answers = [];
+        for (let i = 0; i < 5; i++) answers.push(yield* get);
+        expect(answers.map((a) => [a.status, a.limit, a.remaining, a.reset])).toEqual([
+          [200, "5", "4", "60"],
+          [200, "5", "3", "60"],
+          [200, "5", "2", "60"],
+          [200, "5", "1", "60"],
+          [200, "5", "0", "60"],
+        ]);
+        // A leaky bucket would give a request back after 12 s: a fixed window does not.
+        yield* TestClock.adjust("12 seconds");
+        const refused = yield* get;
+        expect(refused).toEqual({
+          status: 429,
+          limit: "5",
+          remaining: "0",
+          reset: "48",
+          retryAfter: "48",
+          body: { statusCode: 429, message: "Too Many Requests" },
+        });
+        yield* TestClock.adjust("47999 millis");
+        expect(yield* get).toMatchObject({ status: 429, retryAfter: "1", reset: "1" });
+        // Retry-After was the truth: the request that waits it out passes, in a new window.
+        yield* TestClock.adjust("1 millis");
+        expect(yield* get).toMatchObject({ status: 200, remaining: "4", reset: "60" });
       }),
-    ),
   );
+
+  effectIt.scoped("with a large max, Remaining still goes down by one per request", () =>
+    Effect.gen(function* () {
+      const get = yield* limitedServer({ windowMs: 60_000, max: 1_000 });
+      const remaining = [];
+      const resets = [];
+      for (let i = 0; i < 5; i++) {
+        const answer = yield* get;
+        remaining.push(answer.remaining);
+        resets.push(answer.reset);
+        yield* TestClock.adjust("15 seconds");
+      }
+      expect(remaining).toEqual(["999", "998", "997", "996", "999"]);
+      expect(resets).toEqual(["60", "45", "30", "15", "60"]);
+    }),
+  );
+
+  effectIt.scoped(
+    "token bucket (explicit): Retry-After is the seconds until the next token, Reset until the bucket is full",
+    () =>
+      Effect.gen(function* () {
+        const get = yield* limitedServer({ windowMs: 60_000, max: 2, algorithm: "token-bucket" });
+        expect(yield* get).toMatchObject({ status: 200, remaining: "1", reset: "30" });
+        expect(yield* get).toMatchObject({ status: 200, remaining: "0", reset: "60" });
+        yield* TestClock.adjust("10 seconds");
+        expect(yield* get).toMatchObject({ status: 429, retryAfter: "20", reset: "50" });
+        yield* TestClock.adjust("20 seconds");
+        expect(yield* get).toMatchObject({ status: 200, remaining: "0", reset: "60" });
+      }),
+  );
+});
+
+rateLimitStoreContract("MemoryRateLimitStore", {
+  layer: MemoryRateLimitStore.layer,
+  clock: "test",
 });

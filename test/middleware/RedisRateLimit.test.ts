@@ -12,6 +12,7 @@ import {
 import { request } from "../../src/testing/index.js";
 import { type RedisInstance, startRedis } from "../support/redis.js";
 import { capturingLogger, startedApps } from "../support/started.js";
+import { rateLimitStoreContract } from "./support/rateLimitStoreContract.js";
 
 @Controller()
 class ApiController {
@@ -65,20 +66,23 @@ describe("RateLimitMiddleware with the Redis store", () => {
     const answers = [];
     for (const app of [first, second, first, second, first]) {
       const response = await get(app);
-      answers.push([response.status, response.headers.get("ratelimit-remaining")]);
+      const header = (name: string) => response.headers.get(name);
+      answers.push([response.status, header("ratelimit-remaining"), header("ratelimit-reset")]);
     }
+    // One window for both instances: its end does not move with each request.
     expect(answers).toEqual([
-      [200, "4"],
-      [200, "3"],
-      [200, "2"],
-      [200, "1"],
-      [200, "0"],
+      [200, "4", "60"],
+      [200, "3", "60"],
+      [200, "2", "60"],
+      [200, "1", "60"],
+      [200, "0", "60"],
     ]);
     for (const app of [second, first]) {
       const refused = await get(app);
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual({ statusCode: 429, message: "Too Many Requests" });
-      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(50);
+      expect(refused.headers.get("retry-after")).toBe("60");
+      expect(refused.headers.get("ratelimit-reset")).toBe("60");
     }
     // Concurrent requests are counted atomically.
     const other = `test:${randomUUID()}:`;
@@ -89,6 +93,26 @@ describe("RateLimitMiddleware with the Redis store", () => {
     );
     expect(burst.filter((r) => r.status === 200)).toHaveLength(10);
     expect(burst.filter((r) => r.status === 429)).toHaveLength(6);
+  });
+
+  it("keeps a fixed window across instances: refused until it ends, Retry-After true, then a new window", async () => {
+    const port = sharedRedisPort();
+    const prefix = `test:${randomUUID()}:`;
+    const options = { windowMs: 2_000, max: 2 };
+    const { app: first } = await limitedApp(port, options, prefix);
+    const { app: second } = await limitedApp(port, options, prefix);
+    expect((await get(first)).status).toBe(200);
+    expect((await get(second)).status).toBe(200);
+    // A leaky bucket would give a request back after 1 000 ms: a fixed window does not.
+    await sleep(1_100);
+    const refused = await get(second);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    await sleep(1_200);
+    const next = await get(first);
+    expect(next.status).toBe(200);
+    expect(next.headers.get("ratelimit-remaining")).toBe("1");
+    expect(next.headers.get("ratelimit-reset")).toBe("2");
   });
 
   it("supports the token-bucket algorithm on Redis", async () => {
@@ -167,4 +191,13 @@ describe("RateLimitMiddleware with the Redis store", () => {
       redis = await startRedis(unreachable);
     });
   });
+});
+
+rateLimitStoreContract("RedisRateLimitStore", {
+  layer: RedisRateLimitStore.layer({
+    port: sharedRedisPort(),
+    host: "127.0.0.1",
+    keyPrefix: `test:${randomUUID()}:`,
+  }),
+  clock: "real",
 });

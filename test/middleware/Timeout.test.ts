@@ -1,4 +1,3 @@
-import * as RateLimiter from "@effect/experimental/RateLimiter";
 import * as HttpApp from "@effect/platform/HttpApp";
 import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
@@ -19,6 +18,7 @@ import {
   Middleware,
   Module,
   RateLimitMiddleware,
+  RateLimitStore,
   Scope,
   SecurityHeadersMiddleware,
   StrataApp,
@@ -125,7 +125,7 @@ describe("TimeoutMiddleware", () => {
   });
 
   const origin = "https://app.example.com";
-  const behindDecorating = (store?: Layer.Layer<RateLimiter.RateLimiterStore>) =>
+  const behindDecorating = (store?: Layer.Layer<RateLimitStore>) =>
     start(AppModule, {}, (app) =>
       app.use(
         new CorsMiddleware({ origin: [origin] }),
@@ -208,9 +208,10 @@ describe("TimeoutMiddleware", () => {
   });
 
   it("starts the deadline once an outer decision that had to wait is made (a slow rate-limit store)", async () => {
-    const slowStore = Layer.succeed(RateLimiter.RateLimiterStore, {
-      fixedWindow: () => Effect.as(Effect.sleep("80 millis"), [1, 1_000] as const),
-      tokenBucket: () => Effect.as(Effect.sleep("80 millis"), 999),
+    const slowStore = Layer.succeed(RateLimitStore, {
+      fixedWindow: () => Effect.as(Effect.sleep("80 millis"), { count: 1, resetMs: 1_000 }),
+      tokenBucket: () =>
+        Effect.as(Effect.sleep("80 millis"), { taken: true, remaining: 9, nextMs: 1, fullMs: 1 }),
     });
     const app = await behindDecorating(slowStore);
     // 80 ms deciding, then 50 ms of handler: within a 100 ms deadline counted from the decision.
