@@ -1,11 +1,13 @@
 // The spec's custom-flow pattern: the app's own login routes around OAuthService, with the
-// state and PKCE verifier kept in an httpOnly, SameSite=Lax cookie and the state compared with
-// validateState on the callback. The built-in routes are turned off.
+// state, PKCE verifier and OpenID nonce kept in an httpOnly, SameSite=Lax cookie and the state
+// compared with validateState on the callback. The built-in routes are turned off.
 import {
   Controller,
+  errorBody,
   Get,
   Headers,
   Inject,
+  isHttpError,
   Module,
   Param,
   Query,
@@ -33,13 +35,16 @@ export class LoginController {
     @Inject(SECURE_COOKIES) private readonly secure: boolean,
   ) {}
 
-  /** Step 1: build the provider URL, keep state and verifier in a cookie, redirect. */
+  /**
+   * Step 1: build the provider URL, keep state, verifier and nonce in a cookie, redirect. The
+   * state is bound to the provider: a callback at another provider's route is refused.
+   */
   @Get(":provider")
   start(@Param("provider") provider: SupportedProvider, @Res() res: StrataResponse) {
-    const { url, state, codeVerifier } = this.oauth.getAuthorizationUrl(provider, undefined);
+    const authorization = this.oauth.getAuthorizationUrl(provider, undefined);
     res.setHeader("cache-control", "no-store");
-    res.setHeader("set-cookie", flowCookie({ state, codeVerifier }, this.secure));
-    res.redirect(url);
+    res.setHeader("set-cookie", flowCookie(authorization, this.secure));
+    res.redirect(authorization.url);
   }
 
   /** Steps 2 and 3: compare the states, then exchange the code and answer. */
@@ -54,12 +59,24 @@ export class LoginController {
     const stored = readFlowCookie(cookie);
     res.setHeader("cache-control", "no-store");
     res.setHeader("set-cookie", clearFlowCookie(this.secure)); // single use, whatever happens
-    if (stored === undefined || !this.oauth.validateState(state, stored.state)) {
-      throw new UnauthorizedError("Invalid state");
+    try {
+      if (stored === undefined || !this.oauth.validateState(state, stored.state)) {
+        throw new UnauthorizedError("Invalid state");
+      }
+      const result = await this.oauth.handleCallback(
+        provider,
+        code,
+        state,
+        stored.codeVerifier,
+        stored.nonce,
+      );
+      // Look the user up and issue the app's own token here; provider tokens stay server-side.
+      res.json({ provider, user: result.user, hasRefreshToken: result.refreshToken !== undefined });
+    } catch (error) {
+      // A refusal answers in the standard shape, and the cookie is cleared all the same.
+      if (!isHttpError(error)) throw error;
+      res.status(error.statusCode).json(errorBody(error));
     }
-    const result = await this.oauth.handleCallback(provider, code, state, stored.codeVerifier);
-    // Look the user up and issue the app's own token here; provider tokens stay server-side.
-    res.json({ provider, user: result.user, hasRefreshToken: result.refreshToken !== undefined });
   }
 }
 

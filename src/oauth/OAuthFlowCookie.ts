@@ -1,7 +1,8 @@
 /**
- * The cookie of a custom flow (the spec's custom-flow pattern): the `state` and PKCE
- * `codeVerifier` an app got from `getAuthorizationUrl`, kept in one httpOnly, SameSite=Lax
- * cookie between its own start and callback routes, and read back by `OAuthStateGuard`.
+ * The cookie of a custom flow (the spec's custom-flow pattern): the `state`, PKCE
+ * `codeVerifier` and OpenID `nonce` an app got from `getAuthorizationUrl`, kept in one
+ * httpOnly, SameSite=Lax cookie between its own start and callback routes, and read back by
+ * `OAuthStateGuard`.
  *
  * @since 0.1.0
  */
@@ -19,6 +20,7 @@ export const OAUTH_FLOW_COOKIE = "oauth_flow";
 export interface StoredFlow {
   readonly state: string;
   readonly codeVerifier?: string;
+  readonly nonce?: string;
 }
 
 const token = /^[A-Za-z0-9_~-]+$/;
@@ -31,13 +33,21 @@ const token = /^[A-Za-z0-9_~-]+$/;
  * @category custom flow
  */
 export const flowCookie = (flow: StoredFlow, secure: boolean): string => {
+  const { state, codeVerifier, nonce } = flow;
   if (
-    !token.test(flow.state) ||
-    (flow.codeVerifier !== undefined && !token.test(flow.codeVerifier))
+    !token.test(state) ||
+    (codeVerifier !== undefined && !token.test(codeVerifier)) ||
+    (nonce !== undefined && !token.test(nonce))
   ) {
-    throw new Error("The state and verifier of a flow cookie must be URL-safe tokens");
+    throw new Error("The state, verifier and nonce of a flow cookie must be URL-safe tokens");
   }
-  const value = flow.codeVerifier === undefined ? flow.state : `${flow.state}.${flow.codeVerifier}`;
+  // state[.verifier][.nonce]; with a nonce and no verifier, the verifier's part is empty.
+  const value =
+    nonce !== undefined
+      ? `${state}.${codeVerifier ?? ""}.${nonce}`
+      : codeVerifier === undefined
+        ? state
+        : `${state}.${codeVerifier}`;
   const name = secure ? `__Host-${OAUTH_FLOW_COOKIE}` : OAUTH_FLOW_COOKIE;
   return `${name}=${value}; Max-Age=600; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 };
@@ -67,8 +77,10 @@ export const readFlowCookie = (cookieHeader: unknown): StoredFlow | undefined =>
     hostValue ??
     (Object.hasOwn(cookies, OAUTH_FLOW_COOKIE) ? cookies[OAUTH_FLOW_COOKIE] : undefined);
   if (value === undefined || value === "") return undefined;
-  const [state, codeVerifier, ...rest] = value.split(".");
+  const [state, codeVerifier, nonce, ...rest] = value.split(".");
   if (rest.length > 0 || state === "" || !token.test(state)) return undefined;
   if (codeVerifier === undefined) return { state };
-  return token.test(codeVerifier) ? { state, codeVerifier } : undefined;
+  if (nonce === undefined) return token.test(codeVerifier) ? { state, codeVerifier } : undefined;
+  if (!token.test(nonce) || (codeVerifier !== "" && !token.test(codeVerifier))) return undefined;
+  return codeVerifier === "" ? { state, nonce } : { state, codeVerifier, nonce };
 };

@@ -8,26 +8,46 @@ import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Redacted from "effect/Redacted";
+import { nonceHash } from "./OAuth.js";
 import { InvalidState, isOAuthError } from "./OAuthError.js";
 import { OAuthHttpError } from "./OAuthHttpError.js";
 import { type OAuthCallbackResult, toCallbackResult } from "./OAuthResult.js";
 import type { OAuthRuntime } from "./OAuthRuntime.js";
+import { randomToken } from "./SecureRandom.js";
 import { validateState } from "./StateCheck.js";
 import type { ProviderName } from "./SupportedProvider.js";
 
 /**
- * What `getAuthorizationUrl` returns. Store `state` and `codeVerifier` (httpOnly, SameSite
- * cookies recommended) and send the browser to `url`.
+ * What `getAuthorizationUrl` returns. Store `state`, `codeVerifier` and `nonce` (httpOnly,
+ * SameSite cookies recommended: `flowCookie`) and send the browser to `url`.
  *
  * @since 0.1.0
  * @category classic
  */
 export interface AuthorizationResult {
   readonly url: string;
+  /**
+   * The state sent in `url`: ends with `~<provider>`, which binds it to the provider
+   * (`handleCallback` refuses it for another one).
+   */
   readonly state: string;
-  /** The PKCE verifier: present for google, microsoft and twitter, absent for the others. */
+  /** The PKCE verifier: present for google, microsoft, twitter and OpenID Connect providers. */
   readonly codeVerifier?: string;
+  /**
+   * The OpenID Connect nonce (google, microsoft, OpenID Connect providers): `url` carries its
+   * SHA-256, and `handleCallback` given it checks the ID token's against it.
+   */
+  readonly nonce?: string;
 }
+
+/** Separates a state from the provider it is bound to (in neither a token nor a name). */
+const PROVIDER_SEPARATOR = "~";
+
+/** `true` when `state` was made for `provider` by {@link OAuthService.getAuthorizationUrl}. */
+const boundTo = (state: string, provider: string): boolean => {
+  const at = state.lastIndexOf(PROVIDER_SEPARATOR);
+  return at >= 0 && state.slice(at + 1) === provider;
+};
 
 /**
  * Refreshed provider tokens.
@@ -68,51 +88,63 @@ export class OAuthService {
   }
 
   /**
-   * Builds the authorization URL of `provider` with a fresh state (or the caller's `state`),
-   * a PKCE verifier where the provider takes PKCE, and `scopes` (default: the provider's
-   * default scopes).
+   * Builds the authorization URL of `provider` with a fresh state (256 bits from the CSPRNG,
+   * or the caller's `state`) bound to the provider (`<state>~<provider>`), a PKCE verifier
+   * and a nonce where the provider takes them, and `scopes` (default: the provider's default
+   * scopes).
    */
   getAuthorizationUrl(
     provider: ProviderName,
     state?: string,
     scopes?: ReadonlyArray<string>,
   ): AuthorizationResult {
+    const oauth = this.runtime.oauth;
     const authorization = unwrap(
       Effect.runSyncExit(
-        this.runtime.oauth.authorize(provider, {
-          ...(state === undefined ? {} : { state }),
-          ...(scopes === undefined ? {} : { scopes }),
-        }),
+        Effect.flatMap(
+          state === undefined || state === "" ? randomToken(32) : Effect.succeed(state),
+          (unbound) =>
+            oauth.authorize(provider, {
+              state: `${unbound}${PROVIDER_SEPARATOR}${provider}`,
+              ...(scopes === undefined ? {} : { scopes }),
+            }),
+        ),
       ),
     );
+    const { url, codeVerifier, transaction } = authorization;
     return {
-      url: authorization.url,
+      url,
       state: authorization.state,
-      ...(authorization.codeVerifier === undefined
-        ? {}
-        : { codeVerifier: authorization.codeVerifier }),
+      ...(codeVerifier === undefined ? {} : { codeVerifier }),
+      ...(transaction.nonce === undefined ? {} : { nonce: transaction.nonce }),
     };
   }
 
   /**
    * Exchanges `code` for tokens and fetches the profile. Check `state` against the stored one
-   * with {@link OAuthService.validateState} first; here it must only be present. PKCE
-   * providers need the stored `codeVerifier`.
+   * with {@link OAuthService.validateState} first; here it must be a state
+   * `getAuthorizationUrl` made for this `provider` (401 `Invalid state` otherwise). PKCE
+   * providers need the stored `codeVerifier`; given the stored `nonce`, the ID token must
+   * carry it.
    */
   async handleCallback(
     provider: ProviderName,
     code: string,
     state: string,
     codeVerifier?: string,
+    nonce?: string,
   ): Promise<OAuthCallbackResult> {
-    const oauth = this.runtime.oauth;
+    const name = String(provider);
     const run =
       typeof state !== "string" || state === ""
-        ? Effect.fail(new InvalidState({ provider: String(provider), reason: "missing_state" }))
-        : oauth.exchange(provider, {
-            code,
-            ...(codeVerifier === undefined ? {} : { codeVerifier }),
-          });
+        ? Effect.fail(new InvalidState({ provider: name, reason: "missing_state" }))
+        : !boundTo(state, name)
+          ? Effect.fail(new InvalidState({ provider: name, reason: "wrong_provider" }))
+          : this.runtime.oauth.exchange(provider, {
+              code,
+              ...(codeVerifier === undefined ? {} : { codeVerifier }),
+              ...(nonce === undefined ? {} : { nonce: nonceHash(nonce) }),
+            });
     return toCallbackResult(unwrap(await Effect.runPromiseExit(run)));
   }
 

@@ -14,6 +14,7 @@ import {
   StrataResponse,
 } from "../../src/index.js";
 import {
+  nonceHash,
   type OAuthCallbackHandler,
   type OAuthCallbackResult,
   OAuthHttpError,
@@ -23,7 +24,7 @@ import {
   type SupportedProvider,
 } from "../../src/oauth/index.js";
 import { request, Test } from "../../src/testing/index.js";
-import { ACCESS_TOKEN, credentials, fullTokens, githubUser, s256 } from "./fixtures.js";
+import { ACCESS_TOKEN, credentials, fullTokens, githubUser, idToken, s256 } from "./fixtures.js";
 import { form, mockNetwork } from "./support/network.js";
 import { mockLogin, tokenEndpoint, tokenRequests } from "./support/providerNetwork.js";
 
@@ -149,17 +150,20 @@ describe("OAuthModule.forRoot (classic face)", () => {
     const google = oauth.getAuthorizationUrl("google");
     const url = new URL(google.url);
     expect(url.searchParams.get("state")).toBe(google.state);
+    expect(google.state).toMatch(/^[A-Za-z0-9_-]{43}~google$/);
     expect(google.codeVerifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get("code_challenge")).toBe(s256(google.codeVerifier ?? ""));
 
     const github = oauth.getAuthorizationUrl("github", "caller-state", ["read:user", "user:email"]);
-    expect(github.state).toBe("caller-state");
+    expect(github.state).toBe("caller-state~github");
+    expect(new URL(github.url).searchParams.get("state")).toBe(github.state);
     expect(github.codeVerifier).toBeUndefined();
+    expect(github.nonce).toBeUndefined();
     expect(new URL(github.url).searchParams.get("scope")).toBe("read:user user:email");
 
-    expect(oauth.validateState(github.state, "caller-state")).toBe(true);
-    expect(oauth.validateState("other", "caller-state")).toBe(false);
-    expect(oauth.validateState(undefined, "caller-state")).toBe(false);
+    expect(oauth.validateState(github.state, "caller-state~github")).toBe(true);
+    expect(oauth.validateState("other", "caller-state~github")).toBe(false);
+    expect(oauth.validateState(undefined, "caller-state~github")).toBe(false);
 
     mockLogin(net, "google");
     const result = await oauth.handleCallback(
@@ -187,24 +191,81 @@ describe("OAuthModule.forRoot (classic face)", () => {
     } catch (error) {
       expect(error).toMatchObject({ statusCode: 404, error: "unknown_provider" });
     }
-    await expect(oauth.handleCallback("google", "c", "s")).rejects.toMatchObject({
+    await expect(oauth.handleCallback("google", "c", "s~google")).rejects.toMatchObject({
       statusCode: 401,
       message: "Invalid state",
       error: "invalid_state",
     });
     net.on("POST", tokenEndpoint.github, { json: { error: "bad_verification_code" } });
-    await expect(oauth.handleCallback("github", "c", "s")).rejects.toMatchObject({
+    await expect(oauth.handleCallback("github", "c", "s~github")).rejects.toMatchObject({
       statusCode: 401,
       error: "code_rejected",
     });
     net.on("POST", tokenEndpoint.github, { json: fullTokens(), delayMs: 3_000 });
-    await expect(oauth.handleCallback("github", "c", "s")).rejects.toMatchObject({
+    await expect(oauth.handleCallback("github", "c", "s~github")).rejects.toMatchObject({
       statusCode: 504,
       error: "provider_timeout",
     });
     await expect(oauth.refreshToken("facebook", "r")).rejects.toMatchObject({
       _tag: "UnsupportedOperation",
     });
+  });
+
+  it("OAuthService returns the nonce whose hash is in the URL; given it, the ID token must carry it", async () => {
+    const app = await listen(AppModule);
+    const oauth = app.get(OAuthService);
+    const google = oauth.getAuthorizationUrl("google");
+    expect(google.nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const sent = new URL(google.url).searchParams.get("nonce");
+    expect(sent).toBe(nonceHash(google.nonce ?? ""));
+    expect(google.url).not.toContain(google.nonce);
+
+    const login = (nonce: unknown) =>
+      mockLogin(net, "google", { json: fullTokens({ id_token: idToken({ nonce }) }) });
+    login(sent);
+    const result = await oauth.handleCallback(
+      "google",
+      "c",
+      google.state,
+      google.codeVerifier,
+      google.nonce,
+    );
+    expect(result.user.email).toBe("ada@example.com");
+    // An ID token minted for another login (another nonce) is refused.
+    login(nonceHash("another-login"));
+    await expect(
+      oauth.handleCallback("google", "c", google.state, google.codeVerifier, google.nonce),
+    ).rejects.toMatchObject({ statusCode: 502, error: "token_response_malformed" });
+    // Each authorization has its own nonce.
+    expect(oauth.getAuthorizationUrl("google").nonce).not.toBe(google.nonce);
+  });
+
+  it("check 6: OAuthService binds the state to its provider: begun for google, refused for github with no token request", async () => {
+    const app = await listen(AppModule);
+    const oauth = app.get(OAuthService);
+    for (const started of [
+      oauth.getAuthorizationUrl("google"),
+      oauth.getAuthorizationUrl("google", "caller-state"),
+    ]) {
+      mockLogin(net, "github");
+      await expect(
+        oauth.handleCallback("github", "c", started.state, started.codeVerifier),
+      ).rejects.toMatchObject({
+        statusCode: 401,
+        message: "Invalid state",
+        error: "invalid_state",
+      });
+    }
+    // A state of the caller's own, never bound, is refused too.
+    await expect(oauth.handleCallback("github", "c", "caller-state")).rejects.toMatchObject({
+      statusCode: 401,
+      error: "invalid_state",
+    });
+    expect(tokenRequests(net)).toEqual([]);
+    const github = oauth.getAuthorizationUrl("github");
+    mockLogin(net, "github");
+    const result = await oauth.handleCallback("github", "c", github.state);
+    expect(result.user.email).toBe("octocat@github.com");
   });
 
   it("routes: false serves no routes; executeCallback without a handler returns the result", async () => {

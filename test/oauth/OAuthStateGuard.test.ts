@@ -46,11 +46,21 @@ describe("flow cookie", () => {
   it("reads back what it wrote; odd values are nothing", () => {
     expect(readFlowCookie(`a=1; ${cookie}`)).toEqual({ state: STATE, codeVerifier: VERIFIER });
     expect(readFlowCookie(`oauth_flow=x; __Host-oauth_flow=${STATE}`)).toEqual({ state: STATE });
+    const NONCE = "n".repeat(43);
+    for (const flow of [
+      { state: STATE, codeVerifier: VERIFIER, nonce: NONCE },
+      { state: STATE, nonce: NONCE },
+    ]) {
+      expect(readFlowCookie(flowCookie(flow, false).split(";")[0])).toEqual(flow);
+    }
+    expect(() => flowCookie({ state: STATE, nonce: "a.b" }, false)).toThrow();
     for (const header of [
       undefined,
       "",
       "oauth_flow=",
-      "oauth_flow=a.b.c",
+      "oauth_flow=a.b.c.d",
+      "oauth_flow=a.b.",
+      "oauth_flow=a..",
       "oauth_flow=%3Cx%3E",
       "x=y",
     ]) {
