@@ -68,6 +68,25 @@ layer(App, { excludeTestServices: true })("examples/effect-social-login", (it) =
     }),
   );
 
+  it.effect("prototype names and malformed cookies or tokens are 4xx, never 500", () =>
+    Effect.gen(function* () {
+      for (const name of ["constructor", "__proto__", "toString"]) {
+        expect(yield* get(`/auth/${name}`)).toMatchObject({ status: 404, cookie: "" });
+      }
+      for (const cookie of ["strata_oauth=%", "strata_oauth=%E0%A4%A", "strata_oauth=__proto__"]) {
+        const answer = yield* get("/auth/github/callback?code=c&state=s&error=constructor", {
+          cookie,
+        });
+        expect(answer).toMatchObject({ status: 401, body: { error: "invalid_state" } });
+        expect(answer.cookie).toBe("strata_oauth=");
+      }
+      for (const token of ["%", "a.b.c", "__proto__", "1.99999999999.x"]) {
+        const me = yield* get("/me", { authorization: `Bearer ${token}` });
+        expect(me.status).toBe(401);
+      }
+    }),
+  );
+
   it.effect("an unconfigured provider is 404; a forged state 401", () =>
     Effect.gen(function* () {
       expect((yield* get("/auth/google")).status).toBe(404);
