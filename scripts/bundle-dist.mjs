@@ -2,9 +2,10 @@
 // file per public entry (package.json "exports"), with the code the entries share in chunks, so
 // that an app loads a handful of Strata files instead of ~100 (node 20's ESM loader costs ~0.4 ms
 // a module, ~35 ms of startup). Every package stays external (one shared `effect` for Effect
-// users), tsc's .d.ts files are kept as they are, and the source maps still point at src/*.ts.
+// users) and tsc's .d.ts files are kept as they are. No source or declaration maps: the package
+// ships no src/ for them to lead to, and its code is tsc's readable output, comments included.
 // The entry files are replaced in place, so the "exports" paths do not change; the per-file
-// .js/.js.map that went into the bundle are removed.
+// .js that went into the bundle are removed.
 //
 // The same bundle is also written as CommonJS to dist/cjs (the "require" condition), with a copy
 // of the .d.ts files there under a `"type": "commonjs"` package.json. A CommonJS app then loads
@@ -20,7 +21,6 @@
 import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -107,15 +107,6 @@ const bundle = await rollup({
           ? `require("node:url").pathToFileURL(__filename).href`
           : null,
     },
-    {
-      // tsc's source maps, so that the bundle's maps lead back to src/*.ts.
-      name: "input-source-maps",
-      load(id) {
-        const code = readFileSync(id, "utf8");
-        const map = `${id}.map`;
-        return existsSync(map) ? { code, map: readFileSync(map, "utf8") } : code;
-      },
-    },
   ],
   onwarn(warning, warn) {
     // tsc's helpers test `this && this.__decorate` at the top level of every module.
@@ -131,7 +122,6 @@ const layout = {
     return reaching?.has(coreEntry) ? "core" : undefined;
   },
   hoistTransitiveImports: false,
-  sourcemap: true,
 };
 rmSync(cjsdir, { recursive: true, force: true });
 const { output } = await bundle.write({ ...layout, dir: outdir, format: "es" });
@@ -164,11 +154,7 @@ for (const [dir, load] of [
 }
 
 // Remove the per-file modules that are now inside the bundle (their .d.ts files stay).
-const written = new Set(
-  output
-    .flatMap((o) => [join(outdir, o.fileName)])
-    .concat(output.filter((o) => o.type === "chunk").map((o) => join(outdir, `${o.fileName}.map`))),
-);
+const written = new Set(output.map((o) => join(outdir, o.fileName)));
 const walk = (dir) =>
   readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -176,13 +162,13 @@ const walk = (dir) =>
   });
 let removed = 0;
 for (const file of walk(outdir)) {
-  if (!/\.js(\.map)?$/.test(file) || written.has(file)) continue;
+  if (!file.endsWith(".js") || written.has(file)) continue;
   rmSync(file);
   removed++;
 }
 // dist/cjs gets the same declarations, read as CommonJS ones there.
 for (const file of walk(outdir)) {
-  if (!/\.d\.ts(\.map)?$/.test(file)) continue;
+  if (!file.endsWith(".d.ts")) continue;
   const copy = join(cjsdir, relative(outdir, file));
   mkdirSync(dirname(copy), { recursive: true });
   copyFileSync(file, copy);

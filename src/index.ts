@@ -9,8 +9,31 @@
 import "./decorators/reflectMetadata.js";
 
 export type { PipelineOptions, RouteInfo } from "./core/AppRoutes.js";
-export * from "./core/ErrorResponse.js";
-export * from "./core/HttpError.js";
+export { type ErrorBody, errorBody, validationError } from "./core/ErrorResponse.js";
+export {
+  BadRequestError,
+  BadRequestException,
+  ConflictError,
+  ConflictException,
+  ForbiddenError,
+  ForbiddenException,
+  HttpError,
+  InternalServerError,
+  InternalServerErrorException,
+  isHttpError,
+  NotFoundError,
+  NotFoundException,
+  PayloadTooLargeError,
+  PayloadTooLargeException,
+  RequestTimeoutError,
+  RequestTimeoutException,
+  ServiceUnavailableError,
+  ServiceUnavailableException,
+  TooManyRequestsError,
+  TooManyRequestsException,
+  UnauthorizedError,
+  UnauthorizedException,
+} from "./core/HttpError.js";
 export { DEFAULT_BODY_LIMIT, readBody } from "./core/RequestBody.js";
 export {
   type RootModule,

@@ -15,6 +15,7 @@ import { Scope } from "../di/Scope.js";
 import { StartupError } from "../di/StartupError.js";
 import type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
 import type { OAuthModuleOptions } from "./OAuthModuleOptions.js";
+import { liveProviderSource, OAuthProviderSource } from "./OAuthProviderSource.js";
 import { toCallbackResult } from "./OAuthResult.js";
 import { routes } from "./OAuthRoutes.js";
 import { type HandlerRunner, OAuthRuntime } from "./OAuthRuntime.js";
@@ -115,7 +116,12 @@ export class OAuthModule {
       module: OAuthModule,
       global: options.global === true,
       providers: [
-        { token: OAuthRuntime, useFactory: () => OAuthRuntime.make(options) },
+        { token: OAuthProviderSource, useValue: liveProviderSource },
+        {
+          token: OAuthRuntime,
+          useFactory: (source: OAuthProviderSource) => OAuthRuntime.make(options, source),
+          inject: [OAuthProviderSource],
+        },
         {
           token: OAuthService,
           useFactory: (runtime: OAuthRuntime) => new OAuthService(runtime),

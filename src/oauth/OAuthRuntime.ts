@@ -4,7 +4,6 @@
  *
  * @since 0.1.0
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
@@ -16,6 +15,7 @@ import type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
 import { toRedacted } from "./OAuthConfig.js";
 import type { OAuthModuleOptions } from "./OAuthModuleOptions.js";
 import type { OAuthConfigError } from "./OAuthProvider.js";
+import { liveProviderSource, type OAuthProviderSource } from "./OAuthProviderSource.js";
 import * as RedisTransactionStore from "./RedisTransactionStore.js";
 import { TransactionSealer } from "./TransactionSealer.js";
 import { TransactionStore } from "./TransactionStore.js";
@@ -25,9 +25,10 @@ export type HandlerRunner = (
   call: (handler: OAuthCallbackHandler) => unknown,
 ) => Effect.Effect<unknown, unknown>;
 
-/** The services of the pipeline as a Layer, from the module options. */
+/** The services of the pipeline as a Layer, from the module options and a provider source. */
 export const runtimeLayer = (
   options: OAuthModuleOptions,
+  source: OAuthProviderSource = liveProviderSource,
 ): Layer.Layer<OAuth | TransactionStore, OAuthConfigError | StartupError> => {
   // Without the built-in routes nothing is stored: no sealing key is needed (nor warned
   // about), no Redis connection opened.
@@ -44,7 +45,8 @@ export const runtimeLayer = (
             ),
           );
   const oauth = Layer.provide(
-    OAuth.layer({
+    OAuth.layerFromProviders,
+    source.layer({
       providers: options.providers,
       ...(options.defaultScopes === undefined ? {} : { defaultScopes: options.defaultScopes }),
       ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
@@ -53,7 +55,6 @@ export const runtimeLayer = (
         : { maxProfileBytes: options.maxProfileBytes }),
       ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
     }),
-    FetchHttpClient.layer,
   );
   return Layer.merge(oauth, store);
 };
@@ -75,13 +76,14 @@ export class OAuthRuntime {
     private readonly scope: Scope.CloseableScope,
   ) {}
 
-  /** Builds the services in a scope of their own. */
+  /** Builds the services in a scope of their own (providers from `source`, the live ones by default). */
   static make(
     options: OAuthModuleOptions,
+    source?: OAuthProviderSource,
   ): Effect.Effect<OAuthRuntime, OAuthConfigError | StartupError> {
     return Effect.gen(function* () {
       const scope = yield* Scope.make();
-      const context = yield* Layer.buildWithScope(runtimeLayer(options), scope).pipe(
+      const context = yield* Layer.buildWithScope(runtimeLayer(options, source), scope).pipe(
         Effect.tapErrorCause((cause) => Scope.close(scope, Exit.failCause(cause))),
       );
       return new OAuthRuntime(context, options, scope);

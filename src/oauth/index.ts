@@ -58,6 +58,7 @@ export {
   type ResolvedProviderSettings,
   resolveSettings,
 } from "./OAuthProvider.js";
+export { liveProviderSource, OAuthProviderSource } from "./OAuthProviderSource.js";
 export {
   OAuthProviders,
   type OAuthProvidersService,

@@ -6,5 +6,13 @@
  */
 import "../decorators/reflectMetadata.js";
 
-export { request, serveTest, type TestRequestInit, type TestResponse } from "./TestHttp.js";
+export type { MockFailure, MockProviderOptions } from "./MockProvider.js";
+export * as MockProvider from "./MockProvider.js";
+export {
+  request,
+  type ServeTestOptions,
+  serveTest,
+  type TestRequestInit,
+  type TestResponse,
+} from "./TestHttp.js";
 export { type OverrideBy, Test, TestingModule, TestingModuleBuilder } from "./TestingModule.js";

@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fixtureApps, getJson, type Started } from "./fixtureApps.js";
 
 // The published builds, as apps load them: `npm test` builds dist/ before vitest runs.
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -10,44 +11,9 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, impo
 const node = (...args: ReadonlyArray<string>) =>
   execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" }).trim();
 
-interface Started {
-  readonly lines: ReadonlyArray<string>;
-  readonly classic: string;
-  readonly effect: string;
-}
-
-const children: Array<ChildProcess> = [];
-afterAll(() => {
-  for (const child of children) child.kill("SIGKILL");
-});
-
-/** Runs a fixture app until it has printed `lines` lines, the first `listening <url> <url>`. */
-const start = (file: string, lines: number) =>
-  new Promise<Started>((resolve, reject) => {
-    const child = spawn(process.execPath, [fixture(file)], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    children.push(child);
-    let stdout = "";
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const printed = stdout.split("\n").slice(0, -1);
-      if (printed.length < lines) return;
-      const [classic = "", effect = ""] = (printed[0] ?? "").split(" ").slice(1);
-      resolve({ lines: printed, classic, effect });
-    });
-    child.once("exit", (code) => reject(new Error(`${file} exited (${code}): ${stderr}`)));
-  });
-
-const getJson = async (url: string) => {
-  const response = await fetch(url, { redirect: "manual" });
-  return { status: response.status, body: await response.json() };
-};
+/** Runs a fixture app of this repository, which resolves `strata` to itself (its dist/). */
+const run = fixtureApps();
+const start = (file: string, lines: number) => run(fixture(file), lines, { cwd: root });
 
 beforeAll(() => {
   for (const built of ["dist/cjs/index.js", "dist/src/index.js"])

@@ -1,0 +1,52 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { afterAll } from "vitest";
+
+/** A fixture app that is listening: the lines it printed, and its two URLs (the first line). */
+export interface Started {
+  readonly lines: ReadonlyArray<string>;
+  readonly classic: string;
+  readonly effect: string;
+}
+
+/**
+ * Runs fixture apps as node processes, each until it has printed `lines` lines, the first
+ * `listening <url> [<url>]`, and kills every one of them after the file's tests.
+ */
+export const fixtureApps = () => {
+  const children: Array<ChildProcess> = [];
+  afterAll(() => {
+    for (const child of children) child.kill("SIGKILL");
+  });
+  return (
+    file: string,
+    lines: number,
+    options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv },
+  ) =>
+    new Promise<Started>((resolve, reject) => {
+      const child = spawn(process.execPath, [file], {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.push(child);
+      let stdout = "";
+      let stderr = "";
+      child.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      child.stdout?.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const printed = stdout.split("\n").slice(0, -1);
+        if (printed.length < lines) return;
+        const [classic = "", effect = ""] = (printed[0] ?? "").split(" ").slice(1);
+        resolve({ lines: printed, classic, effect });
+      });
+      child.once("exit", (code) => reject(new Error(`${file} exited (${code}): ${stderr}`)));
+    });
+};
+
+/** A GET's status and JSON body. */
+export const getJson = async (url: string) => {
+  const response = await fetch(url, { redirect: "manual" });
+  return { status: response.status, body: await response.json() };
+};
