@@ -89,7 +89,7 @@ export const constructorTokens = (
     const where = `parameter #${index} of ${cls.name} (${context})`;
     if (types === undefined) {
       throw new StartupError({
-        message: `Cannot inject ${where}: ${cls.name} has no type metadata. Compile with "emitDecoratorMetadata", decorate the class (@Injectable() or @Controller()), import "reflect-metadata" once, or mark the parameter with @Inject(token).`,
+        message: `Cannot inject ${where}: ${cls.name} has no type metadata ("design:paramtypes"). esbuild (the default transform of vitest, Vite and tsx) never emits it: compile with tsc or swc and "emitDecoratorMetadata" (under vitest, the unplugin-swc plugin: see the README's Testing section), decorate the class (@Injectable() or @Controller()), import "reflect-metadata" once, or mark the parameter with @Inject(token).`,
       });
     }
     const type = types[index];

@@ -48,13 +48,17 @@ import { TransactionStore } from "./TransactionStore.js";
  * its `Location` must pass the redirect policy (a path or a configured origin) and is sent
  * normalised; a refused one is a failed handler.
  *
+ * `R` is what it needs from context, `A` what it succeeds with, `E` how it fails (an
+ * `HttpError` answers its own status, any other failure a 500). Leave them to inference
+ * (`satisfies OAuthSuccessHandler<Users>`) and `A` and `E` stay the handler's own.
+ *
  * @since 0.1.0
  * @category routes
  */
-export type OAuthSuccessHandler<R = never> = (
+export type OAuthSuccessHandler<R = never, A = unknown, E = unknown> = (
   session: OAuthSession,
   provider: ProviderName,
-) => Effect.Effect<unknown, unknown, R>;
+) => Effect.Effect<A, E, R>;
 
 /**
  * Options of the built-in routes.
@@ -62,7 +66,7 @@ export type OAuthSuccessHandler<R = never> = (
  * @since 0.1.0
  * @category routes
  */
-export interface OAuthRoutesOptions<R = never> {
+export interface OAuthRoutesOptions<R = never, A = unknown, E = unknown> {
   /** Where the routes live (default `/auth`: `/auth/:provider`, `/auth/:provider/callback`). */
   readonly path?: `/${string}`;
   /** Origins an absolute `successRedirect`/`errorRedirect` may point to (relative paths always may). */
@@ -75,7 +79,7 @@ export interface OAuthRoutesOptions<R = never> {
   /** Ask for refresh tokens (all providers, or those listed). */
   readonly offline?: boolean | ReadonlyArray<ProviderName>;
   /** Runs after a successful callback, before responding. */
-  readonly onSuccess?: OAuthSuccessHandler<R>;
+  readonly onSuccess?: OAuthSuccessHandler<R, A, E>;
 }
 
 /** The stable `error` code of a failing callback handler. @since 0.1.0 @category routes */
@@ -148,8 +152,8 @@ const queryRedirects = (
  * @since 0.1.0
  * @category routes
  */
-export const routes = <R = never>(
-  options: OAuthRoutesOptions<R> = {},
+export const routes = <R = never, A = unknown, E = unknown>(
+  options: OAuthRoutesOptions<R, A, E> = {},
 ): Effect.Effect<
   ReadonlyArray<HttpLayerRouter.Route<never, never>>,
   OAuthConfigError,
@@ -352,8 +356,8 @@ export const routes = <R = never>(
  * @since 0.1.0
  * @category routes
  */
-export const layer = <R = never>(
-  options: OAuthRoutesOptions<R> = {},
+export const layer = <R = never, A = unknown, E = unknown>(
+  options: OAuthRoutesOptions<R, A, E> = {},
 ): Layer.Layer<
   never,
   OAuthConfigError,

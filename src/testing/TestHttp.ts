@@ -159,7 +159,7 @@ const decodeBody = <A, I>(
   if (Option.isNone(parsed)) {
     throw new Error(`The response body (status ${status}) is not JSON: ${quoted}`);
   }
-  const decoded = Schema.decodeUnknownEither(schema)(parsed.value);
+  const decoded = Schema.decodeUnknownEither(schema, { errors: "all" })(parsed.value);
   if (Either.isLeft(decoded)) {
     throw new Error(
       `The response body (status ${status}) does not match the schema:\n${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}\nBody: ${quoted}`,

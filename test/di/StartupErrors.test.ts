@@ -106,6 +106,23 @@ describe("startup errors", () => {
     expect(error.message).toContain("in AppModule");
     expect(error.message).toContain("emitDecoratorMetadata");
     expect(error.message).toContain("@Inject(");
+    expect(error.message).toContain("esbuild (the default transform of vitest");
+  });
+
+  it("names esbuild and the swc plugin when a decorated class has no design:paramtypes", async () => {
+    class Dependency {}
+    // What esbuild builds: the decorator runs, no `design:paramtypes` is emitted.
+    class Decorated {
+      constructor(readonly dependency: Dependency) {}
+    }
+    Injectable()(Decorated);
+    @Module({ providers: [Dependency, Decorated] })
+    class AppModule {}
+
+    const error = await failedStart(AppModule);
+    expect(error.message).toContain("parameter #0 of Decorated");
+    expect(error.message).toContain('no type metadata ("design:paramtypes")');
+    expect(error.message).toContain("unplugin-swc");
   });
 
   it("refuses a parameter typed as an interface without @Inject", async () => {
