@@ -10,6 +10,7 @@ import { StartupError } from "../di/StartupError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 import { isHttps, prefixMatcher, requestPath, type TrustProxy } from "./RequestInfo.js";
+import { make as parseTrustProxy } from "./TrustProxy.js";
 
 /**
  * Options of {@link make} and {@link CsrfMiddleware}.
@@ -122,7 +123,7 @@ export const make = (
       (options.ignoreMethods ?? ["GET", "HEAD", "OPTIONS"]).map((m) => m.toUpperCase()),
     );
     const excluded = (options.excludePaths ?? []).map(prefixMatcher);
-    const trustProxy = options.trustProxy ?? false;
+    const trustProxy = yield* parseTrustProxy(options.trustProxy);
     const forbidden = errorResponse(new ForbiddenError("Invalid CSRF token"));
 
     // `value.HMAC(key, purpose, value)`: the purpose keeps a client cookie from passing as a

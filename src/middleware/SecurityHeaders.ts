@@ -7,6 +7,7 @@ import { StartupError } from "../di/StartupError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 import { isHttps, type TrustProxy } from "./RequestInfo.js";
+import { make as parseTrustProxy } from "./TrustProxy.js";
 
 /**
  * `Strict-Transport-Security` settings.
@@ -107,8 +108,6 @@ export const make = (
       jsonHttps: withHsts(common),
       documentHttps: withHsts(document),
     };
-    const trustProxy = options.trustProxy ?? false;
-
     const add = (response: HttpServerResponse.HttpServerResponse, https: boolean) => {
       const headers = isJson(response)
         ? https
@@ -123,7 +122,7 @@ export const make = (
     const plain = (response: HttpServerResponse.HttpServerResponse) => add(response, false);
     const secure = (response: HttpServerResponse.HttpServerResponse) => add(response, true);
 
-    return Effect.succeed(
+    return Effect.map(parseTrustProxy(options.trustProxy), (trustProxy) =>
       Middleware.decorating(
         hsts === undefined
           ? () => plain

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   Controller,
+  CsrfMiddleware,
   DEFAULT_CONTENT_SECURITY_POLICY,
   Get,
   Header,
@@ -122,5 +123,16 @@ describe("SecurityHeadersMiddleware", () => {
     );
     await expect(app.listen(0)).rejects.toThrow(/referrer-policy contains CR or LF/);
     await app.close();
+  });
+
+  it("check 38: refuses a trustProxy list it cannot read at startup, not on a request", async () => {
+    for (const middleware of [
+      new SecurityHeadersMiddleware({ trustProxy: ["10.0.0.0/99"] }),
+      new CsrfMiddleware({ trustProxy: ["not-an-address"] }),
+    ]) {
+      const app = new StrataApp(AppModule).use(middleware);
+      await expect(app.listen(0)).rejects.toThrow(/trustProxy: "/);
+      await app.close();
+    }
   });
 });
