@@ -26,7 +26,7 @@ import {
   type TokenError,
 } from "../oauth/OAuthError.js";
 import {
-  type OAuthConfigError,
+  OAuthConfigError,
   OAuthProvider,
   type OAuthProviderService,
 } from "../oauth/OAuthProvider.js";
@@ -34,7 +34,11 @@ import type { OAuthProviderSource } from "../oauth/OAuthProviderSource.js";
 import { OAuthProviders } from "../oauth/OAuthProviders.js";
 import type { OAuthTokens, OAuthUser } from "../oauth/OAuthResult.js";
 import { SecureRandom } from "../oauth/SecureRandom.js";
-import { isSupportedProvider, type ProviderName } from "../oauth/SupportedProvider.js";
+import {
+  isCustomProviderName,
+  isSupportedProvider,
+  type ProviderName,
+} from "../oauth/SupportedProvider.js";
 import { makeSealer, TransactionSealer } from "../oauth/TransactionSealer.js";
 import { TransactionStore } from "../oauth/TransactionStore.js";
 
@@ -112,8 +116,11 @@ const tokenFailure = (provider: string, fail: MockFailure | undefined): TokenErr
   }
 };
 
+/** What a provider is besides its network calls. */
+type ProviderShape = Omit<OAuthProviderService, "exchangeCode" | "fetchProfile">;
+
 /** `base` with its network calls replaced by the mock's answers. */
-const mocked = (base: OAuthProviderService, options: MockProviderOptions): OAuthProviderService => {
+const mocked = (base: ProviderShape, options: MockProviderOptions): OAuthProviderService => {
   const profile = options.profile ?? DEFAULT_PROFILE;
   const failure = tokenFailure(base.name, options.fail);
   const tokens: Effect.Effect<OAuthTokens, TokenError> =
@@ -142,11 +149,11 @@ const customProvider = (
   name: string,
   entry: ProviderConfig | undefined,
   redirectUri: string,
-): OAuthProviderService => {
+): ProviderShape => {
   const oidc = entry !== undefined && isOidcConfig(entry) ? entry : undefined;
   const issuer = oidc?.issuer ?? `https://${name}.example`;
   const scopes = oidc?.scopes ?? ["openid", "profile", "email"];
-  return OAuthProvider.of({
+  return {
     name,
     pkce: true,
     oidc: true,
@@ -168,9 +175,7 @@ const customProvider = (
         if (request.nonce !== undefined) url.searchParams.set("nonce", request.nonce);
         return url;
       }),
-    exchangeCode: () => Effect.dieMessage("replaced by the mock"),
-    fetchProfile: () => Effect.dieMessage("replaced by the mock"),
-  });
+  };
 };
 
 /** The real provider of `options.provider` (as `config` sets it up), network calls mocked. */
@@ -180,6 +185,11 @@ const mockService = (
 ): Effect.Effect<OAuthProviderService, OAuthConfigError, Scope.Scope> =>
   Effect.gen(function* () {
     const name = options.provider;
+    if (!isSupportedProvider(name) && !isCustomProviderName(name)) {
+      return yield* new OAuthConfigError({
+        message: `MockProvider: ${JSON.stringify(name)} is not a provider name (a built-in one, or lower-case letters, digits, - and _)`,
+      });
+    }
     const entry = config?.providers[name] ?? undefined;
     const redirectUri =
       options.redirectUri ?? entry?.redirectUri ?? `http://localhost/auth/${name}/callback`;
