@@ -274,7 +274,8 @@ const endpointsOf = (
 
 /**
  * The configuration read from the environment (the examples' convention): a provider is
- * configured when `<PROVIDER>_CLIENT_ID` is set; then `<PROVIDER>_CLIENT_SECRET` (optional for
+ * configured when `<PROVIDER>_CLIENT_ID` is set (a `<PROVIDER>_CLIENT_SECRET` without it is an
+ * error, not a provider left out); then `<PROVIDER>_CLIENT_SECRET` (optional for
  * `twitter` and `microsoft`), `<PROVIDER>_REDIRECT_URI` or else the shared
  * `OAUTH_REDIRECT_URI` (`{provider}` replaced by the name), `MICROSOFT_TENANT`,
  * `MICROSOFT_LOGIN_HOST`, and `OAUTH_TIMEOUT` (e.g. `10 seconds`). Endpoint overrides (see
@@ -305,8 +306,17 @@ export const fromEnv: Config.Config<OAuthConfig> = Config.all({
     const providers: Record<string, unknown> = {};
     for (const provider of supportedProviders) {
       const clientId = ids[provider];
-      if (Option.isNone(clientId)) continue;
       const secret = secrets[provider];
+      if (Option.isNone(clientId)) {
+        // A secret without its id is a half-made configuration, not "this provider is off".
+        if (Option.isNone(secret)) continue;
+        return Either.left(
+          ConfigError.MissingData(
+            [envName(provider, "CLIENT_ID")],
+            `${envName(provider, "CLIENT_ID")} is required when ${envName(provider, "CLIENT_SECRET")} is set`,
+          ),
+        );
+      }
       const redirect = Option.orElse(redirects[provider], () =>
         Option.map(shared, (template) => sharedRedirect(template, provider)),
       );

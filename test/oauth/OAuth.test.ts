@@ -289,6 +289,12 @@ describe("configuration from the environment", () => {
         read({ GITHUB_CLIENT_ID: "g", GITHUB_CLIENT_SECRET: "s" }),
       );
       expect(String(noRedirect)).toContain("OAUTH_REDIRECT_URI");
+      // A secret without its id: an error naming the id, never a provider silently left out.
+      const noId = yield* Effect.flip(
+        read({ GITHUB_CLIENT_SECRET: "hush-1234", OAUTH_REDIRECT_URI: "https://app.example/cb" }),
+      );
+      expect(String(noId)).toContain("GITHUB_CLIENT_ID is required when GITHUB_CLIENT_SECRET");
+      expect(String(noId)).not.toContain("hush-1234");
     }),
   );
 
