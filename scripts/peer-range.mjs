@@ -6,7 +6,12 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-const peers = JSON.parse(readFileSync("package.json", "utf8")).peerDependencies;
+// Effect's packages only: the optional peers (rxjs, class-validator, ...) are plain libraries.
+const peers = Object.fromEntries(
+  Object.entries(JSON.parse(readFileSync("package.json", "utf8")).peerDependencies).filter(
+    ([name]) => name === "effect" || name.startsWith("@effect/"),
+  ),
+);
 const serverTests = [
   "test/core",
   "test/http",
