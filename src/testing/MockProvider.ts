@@ -63,7 +63,10 @@ export type MockFailure = "code_rejected" | "timeout" | "unreachable" | "profile
 export interface MockProviderOptions {
   /** The provider's name: a built-in one (its real authorization URL) or a custom OpenID one. */
   readonly provider: ProviderName;
-  /** The profile every login signs in (default {@link DEFAULT_PROFILE}). */
+  /**
+   * The profile every login signs in (default {@link DEFAULT_PROFILE}). Give `emailVerified`
+   * with `email`, as the real providers do; it is passed on as given.
+   */
   readonly profile?: OAuthUser;
   /** Fail at this step instead of signing in. */
   readonly fail?: MockFailure;
@@ -190,7 +193,7 @@ const mockService = (
         message: `MockProvider: ${JSON.stringify(name)} is not a provider name (a built-in one, or lower-case letters, digits, - and _)`,
       });
     }
-    const entry = config?.providers[name] ?? undefined;
+    const entry = config?.providers[name];
     const redirectUri =
       options.redirectUri ?? entry?.redirectUri ?? `http://localhost/auth/${name}/callback`;
     if (!isSupportedProvider(name))
