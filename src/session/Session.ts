@@ -1,0 +1,190 @@
+/**
+ * Sessions on the Effect face: one `Session` service, its data typed by a Schema the app gives.
+ *
+ * @example
+ * const User = Schema.Struct({ id: Schema.String, name: Schema.String });
+ * const UserSession = Session.make(User);
+ *
+ * const me = HttpLayerRouter.route("GET", "/me", Effect.map(UserSession.require, jsonResponse));
+ * const SessionLive = UserSession.layer().pipe(
+ *   Layer.provide(CookieSessionStore.layer({ secret: Redacted.make(process.env.SESSION_SECRET!) })),
+ * );
+ *
+ * @since 0.1.0
+ */
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import type * as Option from "effect/Option";
+import type * as Schema from "effect/Schema";
+import type { ServiceUnavailableError, UnauthorizedError } from "../core/HttpError.js";
+import type { StartupError } from "../di/StartupError.js";
+import { makeSession } from "./internal/makeSession.js";
+import { makeTestSession } from "./internal/makeTestSession.js";
+import * as SessionCookie from "./SessionCookie.js";
+import { resolve, type SessionOptions } from "./SessionOptions.js";
+import { SessionStore } from "./SessionStore.js";
+
+/**
+ * The session of the current request, its data of type `A`. Every operation but
+ * `destroyAllFor` acts on the request in context (any `HttpLayerRouter` route has one) and
+ * writes the cookie on that request's response. A store that cannot answer is a 503.
+ *
+ * @since 0.1.0
+ * @category session
+ */
+export interface SessionApi<A> {
+  /**
+   * The signed-in data, `None` without a valid session. Read once per request: a sealed cookie
+   * is opened once, a server-side session fetched once. A tampered, truncated, forged, expired
+   * or unknown cookie is no session, and the response clears it. A session in use is written
+   * back (sliding its idle timeout) at most once per `touchInterval`.
+   */
+  readonly current: Effect.Effect<
+    Option.Option<A>,
+    ServiceUnavailableError,
+    HttpServerRequest.HttpServerRequest
+  >;
+  /** The signed-in data; without a valid session, fails with a 401 `UnauthorizedError`. */
+  readonly require: Effect.Effect<
+    A,
+    UnauthorizedError | ServiceUnavailableError,
+    HttpServerRequest.HttpServerRequest
+  >;
+  /**
+   * Signs in: a new session holding `data`, under a new cookie value (the session the request
+   * came with, if any, is ended first: no fixation). Use it at every sign-in, for instance from
+   * an OAuth success handler. Data that does not match the Schema is a defect.
+   */
+  readonly create: (
+    data: A,
+  ) => Effect.Effect<void, ServiceUnavailableError, HttpServerRequest.HttpServerRequest>;
+  /**
+   * The same session under a new cookie value, the old one ended (with a server-side store a
+   * copy of it stops working; a sealed cookie's copy stays valid until it expires). Call it
+   * when privileges change. Its absolute lifetime still counts from sign-in. 401 without a session.
+   */
+  readonly rotate: Effect.Effect<
+    void,
+    UnauthorizedError | ServiceUnavailableError,
+    HttpServerRequest.HttpServerRequest
+  >;
+  /**
+   * Signs out: the response clears the cookie and, with a server-side store, the session is
+   * deleted so a copied cookie stops working (the cookie is cleared even when the store fails).
+   */
+  readonly destroy: Effect.Effect<
+    void,
+    ServiceUnavailableError,
+    HttpServerRequest.HttpServerRequest
+  >;
+  /**
+   * Ends every session of `userId` ("sign out everywhere"), needing no request. Server-side
+   * stores delete them; the sealed-cookie store refuses them on this instance (see
+   * `CookieSessionStore`). A cookie of this request is cleared at its next use.
+   */
+  readonly destroyAllFor: (userId: string) => Effect.Effect<void, ServiceUnavailableError>;
+}
+
+/**
+ * A typed view of the {@link Session} service (the same service, read as `SessionApi<A>`),
+ * made by {@link Session.make}, with its layers and accessors.
+ *
+ * @since 0.1.0
+ * @category session
+ */
+export interface SessionTag<A> extends Context.Tag<Session, SessionApi<A>> {
+  /** The Schema of the session data. */
+  readonly schema: Schema.Schema<A, unknown>;
+  /** The session service on the `SessionStore` in context (see {@link SessionOptions}). */
+  readonly layer: (options?: SessionOptions<A>) => Layer.Layer<Session, StartupError, SessionStore>;
+  /**
+   * For tests: requests run signed in as `data` (signed out without it), with no cookie and no
+   * sign-in; `create` signs in, `destroy` signs out, for every later request of the layer.
+   */
+  readonly layerTest: (data?: A) => Layer.Layer<Session>;
+  /** {@link SessionApi.current} of the service in context. */
+  readonly current: Effect.Effect<
+    Option.Option<A>,
+    ServiceUnavailableError,
+    Session | HttpServerRequest.HttpServerRequest
+  >;
+  /** {@link SessionApi.require} of the service in context. */
+  readonly require: Effect.Effect<
+    A,
+    UnauthorizedError | ServiceUnavailableError,
+    Session | HttpServerRequest.HttpServerRequest
+  >;
+  /** {@link SessionApi.create} of the service in context. */
+  readonly create: (
+    data: A,
+  ) => Effect.Effect<void, ServiceUnavailableError, Session | HttpServerRequest.HttpServerRequest>;
+  /** {@link SessionApi.rotate} of the service in context. */
+  readonly rotate: Effect.Effect<
+    void,
+    UnauthorizedError | ServiceUnavailableError,
+    Session | HttpServerRequest.HttpServerRequest
+  >;
+  /** {@link SessionApi.destroy} of the service in context. */
+  readonly destroy: Effect.Effect<
+    void,
+    ServiceUnavailableError,
+    Session | HttpServerRequest.HttpServerRequest
+  >;
+  /** {@link SessionApi.destroyAllFor} of the service in context. */
+  readonly destroyAllFor: (userId: string) => Effect.Effect<void, ServiceUnavailableError, Session>;
+}
+
+/** The service's key: every typed view ({@link Session.make}) reads the same service. */
+const KEY = "strata/session/Session";
+
+/**
+ * The session service. Read it through the typed view of {@link Session.make} (`yield*
+ * UserSession`, `UserSession.require`); the tag itself gives `SessionApi<unknown>`, for code
+ * that works with any app's session.
+ *
+ * @since 0.1.0
+ * @category session
+ */
+export class Session extends Context.Tag(KEY)<Session, SessionApi<unknown>>() {
+  /**
+   * A typed view of the session whose data `schema` describes (its encoded form is what the
+   * store keeps: JSON, so a `Schema.Date` is kept as a string). Make it once per app.
+   */
+  static make<A, I>(schema: Schema.Schema<A, I>): SessionTag<A> {
+    class Typed extends Context.Tag(KEY)<Session, SessionApi<A>>() {
+      static readonly schema = schema as Schema.Schema<A, unknown>;
+      static readonly layer = (options: SessionOptions<A> = {}) =>
+        Layer.effect(
+          Typed,
+          Effect.gen(function* () {
+            const config = yield* resolve(options);
+            const store = yield* SessionStore;
+            return makeSession(schema, config, store, SessionCookie.make(config.cookieName));
+          }),
+        );
+      static readonly layerTest = (data?: A) => Layer.sync(Typed, () => makeTestSession(data));
+      static readonly current = Effect.flatMap(Typed, (session) => session.current);
+      static readonly require = Effect.flatMap(Typed, (session) => session.require);
+      static readonly create = (data: A) =>
+        Effect.flatMap(Typed, (session) => session.create(data));
+      static readonly rotate = Effect.flatMap(Typed, (session) => session.rotate);
+      static readonly destroy = Effect.flatMap(Typed, (session) => session.destroy);
+      static readonly destroyAllFor = (userId: string) =>
+        Effect.flatMap(Typed, (session) => session.destroyAllFor(userId));
+    }
+    // `SessionTag` is the class's shape; only Effect's `this`-typed unification marker differs.
+    return Typed as unknown as SessionTag<A>;
+  }
+
+  /**
+   * The session service of `options.schema`'s data on the `SessionStore` in context:
+   * `Session.make(schema).layer(options)`.
+   */
+  static layer<A, I>(
+    options: SessionOptions<A> & { readonly schema: Schema.Schema<A, I> },
+  ): Layer.Layer<Session, StartupError, SessionStore> {
+    return Session.make(options.schema).layer(options);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * `SessionGuard`: lets a request through only with a valid session, for `@UseGuards`.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect";
+import type { ServiceUnavailableError, UnauthorizedError } from "../core/HttpError.js";
+import type { CanActivate } from "../pipeline/CanActivate.js";
+import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
+import { provideRequest, type SessionService } from "./SessionService.js";
+
+/**
+ * A guard requiring a valid session: without one (no cookie, or a tampered, forged, expired or
+ * unknown one, which the response clears) the request is answered 401 `Unauthorized` in the
+ * standard shape before the handler runs. The session it read is the handler's: `@CurrentUser()`
+ * and `SessionService` do not read it again. Provided by `SessionModule.forRoot`.
+ *
+ * @example
+ * @Controller("me")
+ * @UseGuards(SessionGuard)
+ * class MeController {
+ *   @Get()
+ *   me(@CurrentUser() user: User) {
+ *     return user;
+ *   }
+ * }
+ *
+ * @since 0.1.0
+ * @category classic
+ */
+export class SessionGuard implements CanActivate {
+  constructor(private readonly sessions: SessionService) {}
+
+  canActivate(
+    context: ExecutionContext,
+  ): Effect.Effect<boolean, UnauthorizedError | ServiceUnavailableError> {
+    return Effect.as(provideRequest(this.sessions.session.require, context), true);
+  }
+}

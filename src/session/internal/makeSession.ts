@@ -1,0 +1,239 @@
+/**
+ * The session service over a store: what each request's cookie means (timeouts, Schema),
+ * written back and cleared through the request's {@link CookieSink}. A request keeps its state
+ * in a WeakMap keyed by the request, so a session read twice is loaded once, and a route that
+ * never asks pays nothing.
+ */
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
+import * as Schema from "effect/Schema";
+import { ServiceUnavailableError, UnauthorizedError } from "../../core/HttpError.js";
+import type { SessionApi } from "../Session.js";
+import type { CookieWrite, SessionCookie } from "../SessionCookie.js";
+import type { SessionConfig } from "../SessionOptions.js";
+import type { SessionRecord, SessionStoreError, SessionStoreService } from "../SessionStore.js";
+import { CookieSink, type PendingCookie } from "./CookieSink.js";
+
+/** One request's session, as loaded and as changed. */
+interface RequestState<A> extends PendingCookie {
+  readonly secure: boolean;
+  loaded: boolean;
+  /** The live session's cookie value and record, once known. */
+  cookieValue: string | undefined;
+  record: SessionRecord | undefined;
+  data: Option.Option<A>;
+  /** What the response will do to the cookie. */
+  write: CookieWrite | undefined;
+}
+
+const unauthorized = new UnauthorizedError();
+const unavailable = new ServiceUnavailableError();
+
+/** A store failure for the log: its message and its cause's, never its data. */
+const describe = (error: SessionStoreError): string =>
+  error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+
+/**
+ * The session service of `schema`'s data on `store`, configured by `config`, its cookie `cookie`.
+ */
+export const makeSession = <A, I>(
+  schema: Schema.Schema<A, I>,
+  config: SessionConfig<A>,
+  store: SessionStoreService,
+  cookie: SessionCookie,
+): SessionApi<A> => {
+  const decode = Schema.decodeUnknownOption(schema);
+  const encode = Schema.encode(schema);
+  const states = new WeakMap<HttpServerRequest.HttpServerRequest, RequestState<A>>();
+  const { idleMillis, absoluteMillis, touchMillis } = config;
+
+  const expiresAt = (record: SessionRecord) =>
+    Math.min(record.touchedAt + idleMillis, record.createdAt + absoluteMillis);
+  const set = (value: string, record: SessionRecord, now: number): CookieWrite => ({
+    _tag: "Set",
+    value,
+    maxAge: Math.max(0, Math.floor((expiresAt(record) - now) / 1_000)),
+  });
+  const clear: CookieWrite = { _tag: "Clear" };
+
+  const stateOf = (request: HttpServerRequest.HttpServerRequest): RequestState<A> => {
+    let state = states.get(request);
+    if (state === undefined) {
+      const secure = config.isSecure(request);
+      const fresh: RequestState<A> = {
+        secure,
+        loaded: false,
+        cookieValue: undefined,
+        record: undefined,
+        data: Option.none(),
+        write: undefined,
+        hooked: false,
+        apply: (response: HttpServerResponse.HttpServerResponse) =>
+          fresh.write === undefined ? response : cookie.apply(response, fresh.write, secure),
+        header: () => (fresh.write === undefined ? undefined : cookie.header(fresh.write, secure)),
+      };
+      state = fresh;
+      states.set(request, state);
+    }
+    return state;
+  };
+
+  const flush = (state: RequestState<A>) =>
+    state.write === undefined ? Effect.void : Effect.flatMap(CookieSink, (sink) => sink(state));
+
+  /**
+   * Runs `f` on the request's state, then hands what it decided for the cookie to the sink:
+   * once it succeeded, or (`always`) whatever its outcome.
+   */
+  const withState = <B, E>(
+    f: (
+      state: RequestState<A>,
+      request: HttpServerRequest.HttpServerRequest,
+    ) => Effect.Effect<B, E>,
+    always = false,
+  ) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const state = stateOf(request);
+      const run = f(state, request);
+      return always
+        ? Effect.ensuring(
+            run,
+            Effect.suspend(() => flush(state)),
+          )
+        : Effect.tap(run, () => flush(state));
+    });
+
+  /** A store failure: logged (message only), answered 503. */
+  const failed = (error: SessionStoreError) =>
+    Effect.zipRight(
+      Effect.logWarning(`Session store unavailable: ${describe(error)}`),
+      Effect.fail(unavailable),
+    );
+
+  /** No session: forgotten for this request, its cookie cleared. */
+  const end = (state: RequestState<A>) => {
+    state.cookieValue = undefined;
+    state.record = undefined;
+    state.data = Option.none();
+    state.write = clear;
+  };
+
+  /** Writes back a session in use whose last write-back is `touchInterval` old. */
+  const touch = (state: RequestState<A>, value: string, record: SessionRecord, now: number) => {
+    const touched: SessionRecord = { ...record, touchedAt: now };
+    return store.update(value, touched, expiresAt(touched)).pipe(
+      Effect.map((updated) => {
+        if (Option.isNone(updated)) {
+          end(state);
+          return state.data;
+        }
+        state.cookieValue = updated.value;
+        state.record = touched;
+        state.write = set(updated.value, touched, now);
+        return state.data;
+      }),
+      // Not written back this time: the session stays valid until its next write-back.
+      Effect.catchAll((error) =>
+        Effect.as(Effect.logWarning(`Session write-back failed: ${describe(error)}`), state.data),
+      ),
+    );
+  };
+
+  /** Reads the request's session once: checked against its timeouts and the Schema. */
+  const load = (
+    state: RequestState<A>,
+    request: HttpServerRequest.HttpServerRequest,
+  ): Effect.Effect<Option.Option<A>, ServiceUnavailableError> => {
+    if (state.loaded) return Effect.succeed(state.data);
+    state.loaded = true;
+    const value = cookie.read(request, state.secure);
+    if (value === undefined) return Effect.succeedNone;
+    return Effect.flatMap(Effect.catchAll(store.load(value), failed), (found) =>
+      Clock.clockWith((clock) => {
+        const now = clock.unsafeCurrentTimeMillis();
+        if (Option.isNone(found)) {
+          end(state);
+          return Effect.succeedNone;
+        }
+        const record = found.value;
+        const data =
+          now >= expiresAt(record) ? Option.none<A>() : decode(record.data, { errors: "first" });
+        if (Option.isNone(data)) {
+          // Expired, or written under another Schema: gone, wherever it was kept.
+          end(state);
+          return Effect.as(Effect.ignore(store.destroy(value, record)), data);
+        }
+        state.cookieValue = value;
+        state.record = record;
+        state.data = data;
+        return now - record.touchedAt >= touchMillis
+          ? touch(state, value, record, now)
+          : Effect.succeed(data);
+      }),
+    );
+  };
+
+  /** Ends the session the request came with, where the store keeps it. */
+  const endCurrent = (state: RequestState<A>, request: HttpServerRequest.HttpServerRequest) =>
+    Effect.flatMap(load(state, request), () => {
+      const { cookieValue, record } = state;
+      end(state);
+      return cookieValue === undefined || record === undefined
+        ? Effect.void
+        : Effect.catchAll(store.destroy(cookieValue, record), failed);
+    });
+
+  /** Keeps `record` as a new session (a new cookie value) for the request. */
+  const begin = (state: RequestState<A>, record: SessionRecord, data: A, now: number) =>
+    Effect.map(Effect.catchAll(store.create(record, expiresAt(record)), failed), (value) => {
+      state.cookieValue = value;
+      state.record = record;
+      state.data = Option.some(data);
+      state.write = set(value, record, now);
+    });
+
+  const current = withState(load);
+
+  return {
+    current,
+    require: Effect.flatMap(current, (data) =>
+      Option.isSome(data) ? Effect.succeed(data.value) : Effect.fail(unauthorized),
+    ),
+    create: (data) =>
+      withState((state, request) =>
+        Effect.gen(function* () {
+          const encoded = yield* Effect.orDieWith(
+            encode(data),
+            () => new Error("Session.create: the data does not match the session's Schema"),
+          );
+          // Never the session the request came with (no fixation): that one ends first.
+          yield* endCurrent(state, request);
+          const now = yield* Clock.currentTimeMillis;
+          const userId = config.userId(data);
+          yield* begin(state, { data: encoded, userId, createdAt: now, touchedAt: now }, data, now);
+        }),
+      ),
+    rotate: withState((state, request) =>
+      Effect.gen(function* () {
+        const data = yield* load(state, request);
+        const { cookieValue, record } = state;
+        if (Option.isNone(data) || cookieValue === undefined || record === undefined) {
+          return yield* Effect.fail(unauthorized);
+        }
+        // The same session under a new value; its absolute lifetime still counts from sign-in.
+        const now = yield* Clock.currentTimeMillis;
+        yield* begin(state, { ...record, touchedAt: now }, data.value, now);
+        yield* Effect.catchAll(store.destroy(cookieValue, record), failed);
+      }),
+    ),
+    // The browser's cookie is cleared even when the store cannot be told (503).
+    destroy: withState((state, request) => {
+      state.write = clear;
+      return endCurrent(state, request);
+    }, true),
+    destroyAllFor: (userId) => Effect.catchAll(store.destroyAllFor(userId), failed),
+  };
+};

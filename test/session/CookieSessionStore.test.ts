@@ -1,0 +1,86 @@
+// The sealed-cookie session store: the session contract through the real routes, then what is
+// its own: the sealed value reveals nothing, its secret, its size limit.
+import { describe, expect, it } from "@effect/vitest";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
+import * as Option from "effect/Option";
+import * as Redacted from "effect/Redacted";
+import { CookieSessionStore, SessionStore } from "../../src/session/index.js";
+import { sessionStoreContract } from "./support/sessionContract.js";
+
+const SECRET = Redacted.make("session-secret-0123456789-abcdefghijklmnop");
+
+sessionStoreContract("CookieSessionStore", {
+  layer: () => CookieSessionStore.layer({ secret: SECRET }),
+  serverSide: false,
+});
+
+const storeOf = (options: CookieSessionStore.CookieSessionStoreOptions) =>
+  Effect.map(Layer.build(CookieSessionStore.layer(options)), Context.get(SessionStore));
+
+describe("CookieSessionStore", () => {
+  const record = {
+    data: { id: "alice", email: "alice@example.com" },
+    userId: "alice",
+    createdAt: 1_700_000_000_000,
+    touchedAt: 1_700_000_000_000,
+  };
+
+  it.scoped(
+    "the cookie is the sealed session: it reveals nothing, and another secret opens nothing",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* storeOf({ secret: SECRET });
+        const value = yield* store.create(record, record.createdAt + 1_000);
+        expect(value).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+        const bytes = Buffer.from(value.slice(3), "base64url").toString("latin1");
+        for (const secret of ["alice", "example.com", "1700000000000"]) {
+          expect(value).not.toContain(secret);
+          expect(bytes).not.toContain(secret);
+        }
+        expect(yield* store.load(value)).toEqual(Option.some(record));
+        const other = yield* storeOf({ secret: `${Redacted.value(SECRET)}-other` });
+        expect(yield* other.load(value)).toEqual(Option.none());
+      }),
+  );
+
+  it.scoped("a secret shorter than 32 characters fails the start", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(storeOf({ secret: "short" }));
+      expect(Exit.isFailure(exit)).toBe(true);
+      expect(String(exit)).toContain("at least 32 characters");
+    }),
+  );
+
+  it.scoped("without a secret: a random per-process key and one warning", () =>
+    Effect.gen(function* () {
+      const lines: Array<string> = [];
+      const capture = Logger.replace(
+        Logger.defaultLogger,
+        Logger.make(({ logLevel, message }) => lines.push(`${logLevel.label} ${String(message)}`)),
+      );
+      const store = Context.get(
+        yield* Layer.build(CookieSessionStore.layer().pipe(Layer.provide(capture))),
+        SessionStore,
+      );
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^WARN CookieSessionStore: no secret configured/);
+      const value = yield* store.create(record, record.createdAt + 1_000);
+      expect(yield* store.load(value)).toEqual(Option.some(record));
+    }),
+  );
+
+  it.scoped("a session too large for a cookie is refused as a defect naming the fix", () =>
+    Effect.gen(function* () {
+      const store = yield* storeOf({ secret: SECRET });
+      const exit = yield* Effect.exit(
+        store.create({ ...record, data: { blob: "x".repeat(5_000) } }, record.createdAt + 1),
+      );
+      expect(Exit.isFailure(exit) && exit.cause._tag).toBe("Die");
+      expect(String(exit)).toContain("use a server-side store");
+    }),
+  );
+});
