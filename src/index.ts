@@ -153,7 +153,13 @@ export type {
   HttpArgumentsHost,
 } from "./pipeline/ExecutionContext.js";
 export * as Guards from "./pipeline/Guards.js";
-export { type CallHandler, Interceptor, type InterceptorLike } from "./pipeline/Interceptor.js";
+export {
+  type CallHandler,
+  Interceptor,
+  type InterceptorLike,
+  type RxObservable,
+} from "./pipeline/Interceptor.js";
+export type { NestInterceptor } from "./nest/NestInterceptor.js";
 export * as Uploads from "./pipeline/Uploads.js";
 export { DEFAULT_UPLOAD_LIMITS, type Upload, type UploadLimits } from "./pipeline/Uploads.js";
 export type { DtoSchema, ValidationOptions } from "./pipeline/Validation.js";

@@ -1,10 +1,12 @@
 import type * as Effect from "effect/Effect";
 import type { Type } from "../di/Token.js";
 import type { ExecutionContext } from "./ExecutionContext.js";
+import type { RxObservable } from "./Interceptor.js";
 
 /**
  * A guard: decides whether a request reaches its handler. `true` lets it through, `false`
- * answers 403 `Forbidden`; throwing (or failing with) an `HttpError` answers with that error.
+ * answers 403 `Forbidden` (a Promise, an Effect or, as in NestJS, an rxjs Observable of the
+ * answer is awaited); throwing (or failing with) an `HttpError` answers with that error.
  * A guard may set `context.user` for the handler. Guard classes are created once at startup
  * through dependency injection (request-scoped ones once per request).
  *
@@ -25,7 +27,7 @@ import type { ExecutionContext } from "./ExecutionContext.js";
 export interface CanActivate {
   canActivate(
     context: ExecutionContext,
-  ): boolean | Promise<boolean> | Effect.Effect<boolean, unknown>;
+  ): boolean | Promise<boolean> | Effect.Effect<boolean, unknown> | RxObservable<boolean>;
 }
 
 /** A guard given to `@UseGuards` or the app: an instance, or a class the app creates. @since 0.1.0 @category pipeline */

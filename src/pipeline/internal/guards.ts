@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect";
 import { ForbiddenError } from "../../core/HttpError.js";
+import { isObservable } from "../../core/ObservableResult.js";
 import { fromResult, isThenable } from "../../core/UserCode.js";
 import type { CanActivate } from "../CanActivate.js";
 import type { ExecutionContext } from "../ExecutionContext.js";
@@ -27,7 +28,7 @@ export const runGuards = (
       return Effect.fail(error);
     }
     if (result === true) continue;
-    if (!Effect.isEffect(result) && !isThenable(result)) return forbidden;
+    if (!Effect.isEffect(result) && !isThenable(result) && !isObservable(result)) return forbidden;
     return Effect.flatMap(fromResult(result), (allowed) =>
       allowed === true ? (runGuards(guards, context, i + 1) ?? Effect.void) : verdict(allowed),
     );

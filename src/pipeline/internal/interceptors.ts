@@ -1,27 +1,45 @@
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
+import type * as Exit from "effect/Exit";
 import type * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
+import { isObservable, lastValue } from "../../core/ObservableResult.js";
 import { childRuntime } from "../../core/server/RequestFibers.js";
+import { isThenable } from "../../core/UserCode.js";
+import { loadRxjs } from "../../nest/loadRxjs.js";
 import type { ExecutionContext } from "../ExecutionContext.js";
-import type { CallHandler, Interceptor } from "../Interceptor.js";
+import type { CallHandler, Interceptor, RxObservable } from "../Interceptor.js";
+
+/**
+ * Runs an Effect on a fiber forked from the request's (same services and fiber refs) and tied
+ * to the request's scope, so it is interrupted with it; `onExit` is told how it ended.
+ */
+const fork = (
+  effect: Effect.Effect<unknown, unknown>,
+  parent: Fiber.RuntimeFiber<unknown, unknown>,
+  scope: Scope.Scope,
+  onExit: (exit: Exit.Exit<unknown, unknown>) => void,
+): Fiber.RuntimeFiber<unknown, unknown> => {
+  const fiber = Runtime.runFork(childRuntime(parent))(effect, { scope });
+  fiber.addObserver(onExit);
+  return fiber;
+};
 
 /**
  * Settles what the inner pipeline produced as a Promise for an interceptor's `next()`. A plain
- * value or a Promise (adopted) needs no fiber; an Effect runs on a fiber forked from the request's
- * (same services and fiber refs) and tied to the request's scope, so it is interrupted with it.
+ * value or a Promise (adopted) needs no fiber; an Effect (or an Observable's last value) runs on
+ * a forked fiber (see {@link fork}).
  */
 const settle = (
   result: unknown,
   parent: Fiber.RuntimeFiber<unknown, unknown>,
   scope: Scope.Scope,
 ): Promise<unknown> => {
-  if (!Effect.isEffect(result)) return Promise.resolve(result);
-  const runtime = childRuntime(parent);
+  const effect = isObservable(result) ? lastValue(result) : result;
+  if (!Effect.isEffect(effect)) return Promise.resolve(effect);
   return new Promise((resolve, reject) => {
-    const fiber = Runtime.runFork(runtime)(result as Effect.Effect<unknown, unknown>, { scope });
-    fiber.addObserver((exit) => {
+    fork(effect as Effect.Effect<unknown, unknown>, parent, scope, (exit) => {
       if (exit._tag === "Success") resolve(exit.value);
       else reject(Cause.squash(exit.cause));
     });
@@ -29,9 +47,54 @@ const settle = (
 };
 
 /**
+ * What an interceptor's `next.handle()` returns: a cold rxjs Observable that runs the rest of
+ * the pipeline when subscribed and emits what it produced: each value of an Observable, else the
+ * one settled value, then completes; a failure is its error. Unsubscribing before the end
+ * (rxjs's `timeout`) interrupts an Effect still running.
+ */
+const observe = (
+  run: () => unknown,
+  parent: Fiber.RuntimeFiber<unknown, unknown>,
+  scope: Scope.Scope,
+): RxObservable<unknown> => {
+  const { Observable } = loadRxjs();
+  return new Observable<unknown>((subscriber) => {
+    let result: unknown;
+    try {
+      result = run();
+    } catch (error) {
+      subscriber.error(error);
+      return;
+    }
+    if (isObservable(result)) return result.subscribe(subscriber);
+    const emit = (value: unknown) => {
+      subscriber.next(value);
+      subscriber.complete();
+    };
+    if (Effect.isEffect(result)) {
+      let done = false;
+      const fiber = fork(result as Effect.Effect<unknown, unknown>, parent, scope, (exit) => {
+        done = true;
+        if (exit._tag === "Success") emit(exit.value);
+        else subscriber.error(Cause.squash(exit.cause));
+      });
+      return () => {
+        if (!done) fiber.unsafeInterruptAsFork(fiber.id());
+      };
+    }
+    if (isThenable(result)) {
+      result.then(emit, (error: unknown) => subscriber.error(error));
+      return;
+    }
+    emit(result);
+  });
+};
+
+/**
  * Runs `interceptors` around `inner` (which yields the handler's result: a value, a Promise or
  * an Effect), the first outermost. Returns what the outermost interceptor returned: a value,
- * a Promise or an Effect. Each `next()` runs the rest once.
+ * a Promise, an Effect or an Observable. Each `next()` (or subscription to `next.handle()`)
+ * runs the rest once.
  */
 export const intercept = (
   interceptors: ReadonlyArray<Interceptor>,
@@ -42,7 +105,9 @@ export const intercept = (
 ): unknown => {
   const at = (index: number): unknown => {
     if (index === interceptors.length) return inner();
-    const next: CallHandler = () => settle(at(index + 1), parent, scope);
+    const rest = () => at(index + 1);
+    const next = (() => settle(rest(), parent, scope)) as CallHandler;
+    next.handle = () => observe(rest, parent, scope);
     try {
       return interceptors[index].intercept(context, next);
     } catch (error) {

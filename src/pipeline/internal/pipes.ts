@@ -1,10 +1,12 @@
 import * as Effect from "effect/Effect";
+import { isObservable } from "../../core/ObservableResult.js";
 import { fromResult, isThenable } from "../../core/UserCode.js";
 import type { RequestContext } from "../../http/RequestContext.js";
 import type { ArgumentMetadata, PipeTransform } from "../../pipes/PipeTransform.js";
 
-/** `true` for a result that needs awaiting: a Promise or an Effect. */
-export const isAsync = (value: unknown): boolean => Effect.isEffect(value) || isThenable(value);
+/** `true` for a result that needs awaiting: a Promise, an Effect or an rxjs Observable. */
+export const isAsync = (value: unknown): boolean =>
+  Effect.isEffect(value) || isThenable(value) || isObservable(value);
 
 /**
  * Applies pipes in order, synchronously while they answer synchronously: the result is the

@@ -1,0 +1,18 @@
+import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
+import type { CallHandler, RxObservable } from "../pipeline/Interceptor.js";
+
+/**
+ * NestJS's interceptor interface (`class Logging implements NestInterceptor`): `intercept`
+ * returns an rxjs Observable, usually `next.handle().pipe(...)`. Any class of this shape is an
+ * {@link Interceptor} to `@UseInterceptors` and the app; Strata also accepts a value, a Promise
+ * or an Effect from `intercept`.
+ *
+ * @since 0.1.0
+ * @category pipeline
+ */
+export interface NestInterceptor<T = unknown, R = unknown> {
+  intercept(
+    context: ExecutionContext,
+    next: CallHandler<T>,
+  ): RxObservable<R> | Promise<RxObservable<R>>;
+}
