@@ -28,8 +28,10 @@ import {
   Param,
   ParseIntPipe,
   RequestTimeoutException,
+  UseFilters,
   UseGuards,
   UseInterceptors,
+  UsePipes,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
 import { listeningApp } from "../support/apps.js";
@@ -291,5 +293,48 @@ describe("handlers returning an Observable", () => {
       expect(res.text).not.toContain("secret");
       expect(res.text).not.toContain("sequence");
     }
+  });
+});
+
+describe("@UseInterceptors / @UseGuards / @UsePipes / @UseFilters given undefined", () => {
+  // An import cycle gives `undefined` where a class was meant; it started, then answered 500.
+  const missing = undefined as never;
+
+  it("throws at decoration time naming the class, the method and the argument's position", () => {
+    expect(() => {
+      @Controller("a")
+      class CyclicInterceptors {
+        @Get()
+        @UseInterceptors(TransformInterceptor, missing)
+        list() {
+          return [];
+        }
+      }
+      return CyclicInterceptors;
+    }).toThrow(
+      "@UseInterceptors() on CyclicInterceptors.list: argument #1 is undefined, not an interceptor (a class, or an object with intercept()). An undefined argument usually comes from an import cycle or a missing export.",
+    );
+    expect(() => {
+      @UseGuards(missing)
+      @Controller("b")
+      class CyclicGuards {}
+      return CyclicGuards;
+    }).toThrow("@UseGuards() on CyclicGuards: argument #0 is undefined, not a guard");
+    expect(() => {
+      class CyclicPipes {
+        @UsePipes(ParseIntPipe, null as never)
+        find() {}
+      }
+      return CyclicPipes;
+    }).toThrow("@UsePipes() on CyclicPipes.find: argument #1 is null, not a pipe");
+    expect(() => {
+      class CyclicFilters {
+        @UseFilters({ filter: true } as never)
+        find() {}
+      }
+      return CyclicFilters;
+    }).toThrow(
+      "@UseFilters() on CyclicFilters.find: argument #0 is an object, not an exception filter",
+    );
   });
 });
