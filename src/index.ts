@@ -46,7 +46,7 @@ export { type JsonResponseOptions, jsonResponse } from "./core/TextResponse.js";
 export { Catch } from "./decorators/Catch.js";
 export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
 export { Controller, type ControllerOptions } from "./decorators/Controller.js";
-export { Inject } from "./decorators/Inject.js";
+export { Inject, type InjectTarget } from "./decorators/Inject.js";
 export {
   Injectable,
   type InjectableOptions,
@@ -58,6 +58,7 @@ export {
   type DynamicModule,
   Module,
   type ModuleImport,
+  type ModuleImportLike,
   type ModuleOptions,
   StrataModule,
 } from "./decorators/Module.js";
@@ -80,7 +81,7 @@ export { UsePipes } from "./decorators/UsePipes.js";
 export { Version } from "./decorators/Version.js";
 export { Container } from "./di/Container.js";
 export { Injector } from "./di/Injector.js";
-export type { Provider, ProviderLike } from "./di/Provider.js";
+export type { OptionalFactoryDependency, Provider, ProviderLike } from "./di/Provider.js";
 export { Scope } from "./di/Scope.js";
 export { StartupError } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
@@ -145,6 +146,17 @@ export {
 } from "./middleware/StrataMiddleware.js";
 export * as Timeout from "./middleware/Timeout.js";
 export { DEFAULT_TIMEOUT, TimeoutMiddleware, type TimeoutOptions } from "./middleware/Timeout.js";
+export { applyDecorators } from "./nest/applyDecorators.js";
+export { type ForwardReference, forwardRef } from "./nest/forwardRef.js";
+export { Global } from "./nest/Global.js";
+export { Optional } from "./nest/Optional.js";
+export {
+  type CreateDecoratorOptions,
+  type ReflectableDecorator,
+  Reflector,
+} from "./nest/Reflector.js";
+export { type CustomDecorator, SetMetadata } from "./nest/SetMetadata.js";
+export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./nest/tokens.js";
 export type { CanActivate, GuardLike } from "./pipeline/CanActivate.js";
 export type { ExceptionFilter, FilterLike } from "./pipeline/ExceptionFilter.js";
 export type {

@@ -7,7 +7,11 @@ import { StartupError } from "../di/StartupError.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
-import { enhancerResolver } from "../pipeline/internal/enhancers.js";
+import {
+  type EnhancerRef,
+  enhancerResolver,
+  providerRef,
+} from "../pipeline/internal/enhancers.js";
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "../pipeline/Uploads.js";
 import {
   VERSION_NEUTRAL,
@@ -80,19 +84,37 @@ export const appRoutes = (
 ): Effect.Effect<ReadonlyArray<CompiledRoute>, StartupError> =>
   Effect.gen(function* () {
     const resolve = enhancerResolver(injector);
-    const resolveAll = <T>(items: ReadonlyArray<T | Function> | undefined, where: string) =>
-      Effect.forEach(items ?? [], (item) => resolve(item as T, where));
+    // The enhancers modules provide with APP_GUARD & co. come first (NestJS applies them when
+    // the app is created, before `useGlobalGuards`), then those of the options.
+    const resolveAll = <T>(
+      provided: ReadonlyArray<ProviderNode>,
+      items: ReadonlyArray<T | Function> | undefined,
+      where: string,
+    ) =>
+      Effect.zipWith(
+        Effect.forEach(provided, (node) =>
+          Effect.mapError(
+            providerRef(injector, node) as Effect.Effect<EnhancerRef<T>, unknown>,
+            (cause) => new StartupError({ message: `Cannot create ${node.name}`, cause }),
+          ),
+        ),
+        Effect.forEach(items ?? [], (item) => resolve(item as T, where)),
+        (fromModules, fromOptions) => [...fromModules, ...fromOptions],
+      );
+    const app = injector.globalEnhancers;
     const globals = {
-      guards: yield* resolveAll<CanActivate>(options.globalGuards, "a global guard"),
+      guards: yield* resolveAll<CanActivate>(app.guards, options.globalGuards, "a global guard"),
       interceptors: yield* resolveAll<Interceptor>(
+        app.interceptors,
         options.globalInterceptors,
         "a global interceptor",
       ),
       filters: yield* resolveAll<ExceptionFilter<unknown>>(
+        app.filters,
         options.globalFilters,
         "a global filter",
       ),
-      pipes: yield* resolveAll<PipeTransform>(options.globalPipes, "a global pipe"),
+      pipes: yield* resolveAll<PipeTransform>(app.pipes, options.globalPipes, "a global pipe"),
     };
     const compileOptions = {
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,

@@ -1,11 +1,12 @@
 import type { ProviderLike } from "../di/Provider.js";
 import type { InjectionToken, Type } from "../di/Token.js";
+import type { ForwardReference } from "../nest/forwardRef.js";
 import { MetadataKey, writeMetadata } from "./metadata.js";
 
 /**
  * A module configured at import time, as `SomeModule.forRoot(options)` returns it. Its lists
  * are added to those of `module`'s own `@Module` metadata; `global` makes its exports visible
- * to every module of the app.
+ * to every module of the app (as `@Global()` does for a module class).
  *
  * @since 0.1.0
  * @category modules
@@ -19,6 +20,15 @@ export interface DynamicModule extends ModuleOptions {
 export type ModuleImport = Type<unknown> | DynamicModule;
 
 /**
+ * An entry of a module's `imports` as written: a module, or `forwardRef(() => OtherModule)`
+ * when two module files import each other (the class is not defined yet where `@Module` runs).
+ *
+ * @since 0.1.0
+ * @category modules
+ */
+export type ModuleImportLike = ModuleImport | ForwardReference<ModuleImport>;
+
+/**
  * What a module declares: the modules it imports, its controllers, its providers, and the
  * providers (tokens) or imported modules it exports to the modules that import it.
  *
@@ -26,7 +36,7 @@ export type ModuleImport = Type<unknown> | DynamicModule;
  * @category modules
  */
 export interface ModuleOptions {
-  readonly imports?: ReadonlyArray<ModuleImport>;
+  readonly imports?: ReadonlyArray<ModuleImportLike>;
   readonly controllers?: ReadonlyArray<Type<unknown>>;
   readonly providers?: ReadonlyArray<ProviderLike>;
   readonly exports?: ReadonlyArray<InjectionToken | ModuleImport>;

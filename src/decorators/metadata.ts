@@ -7,6 +7,10 @@ import "./reflectMetadata.js";
 export const MetadataKey = {
   injectable: "strata:injectable",
   inject: "strata:inject",
+  injectProperties: "strata:inject-properties",
+  optional: "strata:optional",
+  optionalProperties: "strata:optional-properties",
+  global: "strata:global",
   module: "strata:module",
   controller: "strata:controller",
   routes: "strata:routes",

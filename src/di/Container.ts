@@ -6,7 +6,7 @@ import * as FiberId from "effect/FiberId";
 import * as Scope from "effect/Scope";
 import { Injector, makeInjector } from "./Injector.js";
 import { compileModuleGraph } from "./ModuleGraph.js";
-import type { Provider, ProviderLike } from "./Provider.js";
+import { type Provider, type ProviderLike, providerToken } from "./Provider.js";
 import { makeRequestStore, type RequestStore } from "./RequestStore.js";
 import { type InjectionToken, tokenName } from "./Token.js";
 
@@ -64,9 +64,10 @@ export class Container {
     this.registerProvider({ token, useValue: instance });
   }
 
-  /** Registers a provider (a class, or `{ token, useClass | useValue | useFactory }`). */
+  /** Registers a provider (a class, or `{ token | provide, useClass | useValue | useFactory | useExisting }`). */
   registerProvider<T>(provider: Provider<T> | ProviderLike): void {
-    const token = typeof provider === "function" ? provider : provider.token;
+    const token =
+      typeof provider === "function" ? provider : providerToken(provider as Provider<unknown>);
     this.providers.set(token, provider as ProviderLike);
     this.invalidate();
   }

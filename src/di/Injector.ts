@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import { fromUserCode } from "../core/UserCode.js";
-import type { ModuleGraph, ProviderNode } from "./ModuleGraph.js";
+import type { GlobalEnhancerNodes, ModuleGraph, ProviderNode } from "./ModuleGraph.js";
 import type { RequestStore } from "./RequestStore.js";
 import { Scope as ProviderScope } from "./Scope.js";
 import { StartupError } from "./StartupError.js";
@@ -87,6 +87,8 @@ export interface Injector {
   ) => Effect.Effect<unknown, unknown>;
   /** The provider registered under `token`: as the root module sees it, else in any module. */
   readonly lookup: (token: InjectionToken) => ProviderNode | undefined;
+  /** The providers modules registered as global enhancers (`APP_GUARD` ...). */
+  readonly globalEnhancers: GlobalEnhancerNodes;
 }
 
 /** The resolved providers of a compiled app. @since 0.1.0 @category dependency injection */
@@ -98,6 +100,23 @@ const instanceFrom =
     const binding = bindings.get(node) as Binding;
     return binding._tag === "Instance" ? Effect.succeed(binding.instance) : binding.make(store);
   };
+
+/** What an optional dependency without a provider injects. */
+const ABSENT: Binding = { _tag: "Instance", instance: undefined };
+
+/** The `REQUEST` token: the request of the store, which only an HTTP request has. */
+const requestBinding = (node: ProviderNode): Binding => ({
+  _tag: "Maker",
+  make: (store) =>
+    store?.request === undefined
+      ? Effect.fail(
+          new StartupError({
+            message: `${node.name} is injected outside an HTTP request: only providers created for an HTTP request can inject it.`,
+          }),
+        )
+      : Effect.succeed(store.request),
+  now: (store) => store.request ?? NOT_NOW,
+});
 
 const startupFailure = (node: ProviderNode) => (cause: unknown) =>
   cause instanceof StartupError
@@ -114,9 +133,15 @@ const startupFailure = (node: ProviderNode) => (cause: unknown) =>
 const providerBinding = (
   node: ProviderNode,
   built: ReadonlyMap<ProviderNode, Binding>,
+  singletonHooks: (node: ProviderNode, instance: unknown) => Effect.Effect<void, unknown>,
 ): Effect.Effect<Binding, StartupError, Scope.Scope> =>
   Effect.gen(function* () {
-    const bindings = node.dependencies.map((dependency) => built.get(dependency) as Binding);
+    if (node.kind === "request") return requestBinding(node);
+    const bindings = node.dependencies.map((dependency) =>
+      dependency === undefined ? ABSENT : (built.get(dependency) as Binding),
+    );
+    // `useExisting`: the very binding of the token it aliases, so the same instance.
+    if (node.kind === "alias") return bindings[0];
     // Dependencies that are instances are read directly; only makers run as Effects.
     const build = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
       const args = new Array<unknown>(bindings.length);
@@ -140,9 +165,15 @@ const providerBinding = (
         : Effect.zipRight(Effect.all(pending, { discard: true }), create);
     };
     if (node.scope === ProviderScope.SINGLETON) {
-      const scope = yield* Effect.scope;
+      // A `forwardRef` cycle handed out a placeholder already: it becomes the instance.
+      const placeholder = node.placeholder === undefined ? undefined : built.get(node);
       const instance = yield* build(undefined).pipe(
-        Effect.tap((created) => lifecycle(created, scope, node)),
+        Effect.map((created) =>
+          placeholder?._tag === "Instance"
+            ? Object.assign(placeholder.instance as object, created)
+            : created,
+        ),
+        Effect.tap((created) => singletonHooks(node, created)),
         Effect.mapError(startupFailure(node)),
       );
       return { _tag: "Instance", instance } as const;
@@ -223,9 +254,44 @@ export const makeInjector = (
   graph: ModuleGraph,
 ): Effect.Effect<Injector, StartupError, Scope.Scope> =>
   Effect.gen(function* () {
+    const scope = yield* Effect.scope;
     const bindings = new Map<ProviderNode, Binding>();
-    for (const node of graph.providers) bindings.set(node, yield* providerBinding(node, bindings));
+    // `forwardRef` cycles: placeholders handed out before their providers are constructed.
+    const unfilled = new Set<ProviderNode>();
+    for (const node of graph.providers) {
+      const placeholder = node.placeholder?.();
+      if (placeholder === undefined) continue;
+      bindings.set(node, { _tag: "Instance", instance: placeholder });
+      unfilled.add(node);
+    }
+    // A singleton holding a placeholder (or depending on one that does) runs its
+    // `onModuleInit` once every placeholder is filled: its constructor could not use the other
+    // side, its `onModuleInit` can.
+    const waiting = new Set<ProviderNode>();
+    const deferred: Array<readonly [ProviderNode, unknown]> = [];
+    const singletonHooks = (node: ProviderNode, instance: unknown): Effect.Effect<void, unknown> =>
+      Effect.suspend(() => {
+        const waits = node.dependencies.some(
+          (d) => d !== undefined && (unfilled.has(d) || waiting.has(d)),
+        );
+        unfilled.delete(node);
+        if (waits) {
+          waiting.add(node);
+          deferred.push([node, instance]);
+        }
+        const now = waits ? Effect.void : lifecycle(instance, scope, node);
+        if (unfilled.size > 0 || deferred.length === 0) return now;
+        const due = deferred.splice(0);
+        waiting.clear();
+        return Effect.zipRight(
+          now,
+          Effect.forEach(due, ([n, i]) => lifecycle(i, scope, n), { discard: true }),
+        );
+      });
+    for (const node of graph.providers)
+      bindings.set(node, yield* providerBinding(node, bindings, singletonHooks));
     return Injector.of({
+      globalEnhancers: graph.globalEnhancers,
       binding: (node) => bindings.get(node) as Binding,
       instance: instanceFrom(bindings),
       lookup: (token) =>

@@ -1,10 +1,27 @@
+import type { InjectedProperty, InjectTarget } from "../decorators/Inject.js";
 import type { InjectableMetadata } from "../decorators/Injectable.js";
 import type { DynamicModule, ModuleImport, ModuleOptions } from "../decorators/Module.js";
 import { MetadataKey, readMetadata } from "../decorators/metadata.js";
-import { isProviderRecord, type Provider, type ProviderLike } from "./Provider.js";
+import { type ForwardReference, isForwardReference } from "../nest/forwardRef.js";
+import { Reflector } from "../nest/Reflector.js";
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "../nest/tokens.js";
+import {
+  isProviderRecord,
+  type OptionalFactoryDependency,
+  type Provider,
+  type ProviderLike,
+  providerToken,
+} from "./Provider.js";
 import { Scope } from "./Scope.js";
 import { StartupError } from "./StartupError.js";
 import { type InjectionToken, type Type, tokenName } from "./Token.js";
+
+/**
+ * How a node's instance is obtained: built by `create` (`provider`), the instance of its only
+ * dependency (`alias`, from `useExisting`), or the current request (`request`, the `REQUEST`
+ * token).
+ */
+export type ProviderKind = "provider" | "alias" | "request";
 
 /** One provider (or controller) of one module, with its dependencies resolved. */
 export interface ProviderNode {
@@ -12,13 +29,20 @@ export interface ProviderNode {
   readonly token: InjectionToken;
   readonly name: string;
   readonly module: ModuleNode;
+  readonly kind: ProviderKind;
   /** Builds the instance from the dependencies' instances (may return a Promise or an Effect). */
   readonly create: (args: ReadonlyArray<unknown>) => unknown;
   /** `true` when `create` returns the instance itself (a class or a value), never a Promise or an Effect. */
   readonly synchronous: boolean;
-  readonly dependencies: ReadonlyArray<ProviderNode>;
+  /** In parameter order; `undefined` where an optional dependency has no provider. */
+  readonly dependencies: ReadonlyArray<ProviderNode | undefined>;
   /** The effective scope: `request` when it or anything it depends on is request-scoped. */
   readonly scope: Scope;
+  /**
+   * Set when a provider built before it receives it through `forwardRef` (a dependency cycle):
+   * an empty object of its class, handed out first and filled in when it is constructed.
+   */
+  readonly placeholder?: () => object;
 }
 
 /** A module of the graph: what it provides, exports and imports. */
@@ -30,25 +54,59 @@ export interface ModuleNode {
   readonly imports: Array<ModuleNode>;
 }
 
+/**
+ * The guards, interceptors, pipes and filters that modules register for every route with the
+ * `APP_GUARD`, `APP_INTERCEPTOR`, `APP_PIPE` and `APP_FILTER` tokens, in module order.
+ */
+export interface GlobalEnhancerNodes {
+  readonly guards: ReadonlyArray<ProviderNode>;
+  readonly interceptors: ReadonlyArray<ProviderNode>;
+  readonly pipes: ReadonlyArray<ProviderNode>;
+  readonly filters: ReadonlyArray<ProviderNode>;
+}
+
 /** The compiled graph: every provider in dependency order, and the controllers. */
 export interface ModuleGraph {
   readonly root: ModuleNode;
-  /** Providers in dependency order: each after everything it depends on. */
+  /** Providers in dependency order: each after everything it depends on (but `forwardRef`s). */
   readonly providers: ReadonlyArray<ProviderNode>;
   readonly controllers: ReadonlyArray<ProviderNode>;
   /** The providers visible in the root module (its own and those its imports export). */
   readonly rootVisible: ReadonlyMap<InjectionToken, ProviderNode>;
+  readonly globalEnhancers: GlobalEnhancerNodes;
+}
+
+/** One dependency of a provider, as declared. */
+interface Dependency {
+  readonly token: InjectionToken;
+  readonly optional: boolean;
+  /** Declared through `forwardRef`: may close a dependency cycle. */
+  readonly forward: boolean;
+  /** Where it is declared, for errors: `parameter #1` or `property logger`. */
+  readonly where: string;
 }
 
 interface Pending {
   readonly token: InjectionToken;
   readonly name: string;
   readonly module: ModuleNode;
+  readonly kind: ProviderKind;
   readonly create: (args: ReadonlyArray<unknown>) => unknown;
   readonly synchronous: boolean;
-  readonly dependencyTokens: (() => ReadonlyArray<InjectionToken>) | ReadonlyArray<InjectionToken>;
+  readonly dependencies: (() => ReadonlyArray<Dependency>) | ReadonlyArray<Dependency>;
   readonly declaredScope: Scope;
+  /** The prototype of a class provider, for a `forwardRef` placeholder. */
+  readonly prototype?: object;
 }
+
+type EnhancerKind = keyof GlobalEnhancerNodes;
+
+const ENHANCER_TOKENS: ReadonlyMap<unknown, EnhancerKind> = new Map<unknown, EnhancerKind>([
+  [APP_GUARD, "guards"],
+  [APP_INTERCEPTOR, "interceptors"],
+  [APP_PIPE, "pipes"],
+  [APP_FILTER, "filters"],
+]);
 
 const isDynamicModule = (entry: unknown): entry is DynamicModule =>
   typeof entry === "object" && entry !== null && "module" in entry;
@@ -60,33 +118,59 @@ const isModuleImport = (entry: unknown): entry is ModuleImport =>
   isDynamicModule(entry) ||
   (typeof entry === "function" && moduleMetadata(entry as Type<unknown>) !== undefined);
 
+/** An `imports`/`exports` entry with its `forwardRef` resolved. */
+const unwrap = <T>(entry: T | ForwardReference<T>): T =>
+  isForwardReference(entry) ? (entry.forwardRef() as T) : (entry as T);
+
 const scopeOf = (cls: Function): Scope =>
   readMetadata<InjectableMetadata>(MetadataKey.injectable, cls)?.scope ?? Scope.SINGLETON;
 
+const BUILTIN_TYPES: ReadonlyArray<unknown> = [Object, Array, Function, String, Number, Boolean];
+
+/** A declared token, with its `forwardRef` resolved at startup. */
+const resolveTarget = (
+  target: InjectTarget,
+  where: () => string,
+): { readonly token: InjectionToken; readonly forward: boolean } => {
+  if (!isForwardReference(target)) return { token: target, forward: false };
+  const token = target.forwardRef();
+  if (token === undefined || token === null) {
+    throw new StartupError({
+      message: `Cannot inject ${where()}: its forwardRef(() => ...) returns ${String(token)} (the class is not defined when the app starts).`,
+    });
+  }
+  return { token, forward: true };
+};
+
 /**
- * The tokens a class's constructor asks for: `@Inject` tokens, else emitted parameter types.
- * Throws a {@link StartupError} naming the parameter when a type is missing or not injectable.
+ * The dependencies of a class: its constructor parameters (`@Inject` tokens, else emitted
+ * parameter types; `@Optional()` ones may be missing), then its `@Inject()` properties. Throws a
+ * {@link StartupError} naming the parameter when a type is missing or not injectable.
  */
-export const constructorTokens = (
-  cls: Type<unknown>,
-  context: string,
-): ReadonlyArray<InjectionToken> => {
+const classDependencies = (cls: Type<unknown>, context: string): ReadonlyArray<Dependency> => {
   const types = readMetadata<ReadonlyArray<unknown>>(MetadataKey.paramTypes, cls);
   const injected =
-    readMetadata<ReadonlyMap<number, InjectionToken>>(MetadataKey.inject, cls) ?? new Map();
+    readMetadata<ReadonlyMap<number, InjectTarget>>(MetadataKey.inject, cls) ?? new Map();
+  const optional = new Set(readMetadata<ReadonlyArray<number>>(MetadataKey.optional, cls) ?? []);
   const count = Math.max(
     types?.length ?? 0,
     cls.length,
     ...Array.from(injected.keys(), (i) => i + 1),
   );
-  const tokens: Array<InjectionToken> = [];
+  const dependencies: Array<Dependency> = [];
   for (let index = 0; index < count; index++) {
+    const where = `parameter #${index} of ${cls.name} (${context})`;
     const explicit = injected.get(index);
     if (explicit !== undefined) {
-      tokens.push(explicit);
+      const { token, forward } = resolveTarget(explicit, () => where);
+      dependencies.push({
+        token,
+        forward,
+        optional: optional.has(index),
+        where: `parameter #${index}`,
+      });
       continue;
     }
-    const where = `parameter #${index} of ${cls.name} (${context})`;
     if (types === undefined) {
       throw new StartupError({
         message: `Cannot inject ${where}: ${cls.name} has no type metadata ("design:paramtypes"). esbuild (the default transform of vitest, Vite and tsx) never emits it: compile with tsc or swc and "emitDecoratorMetadata" (under vitest, the unplugin-swc plugin: see the README's Testing section), decorate the class (@Injectable() or @Controller()), import "reflect-metadata" once, or mark the parameter with @Inject(token).`,
@@ -95,41 +179,92 @@ export const constructorTokens = (
     const type = types[index];
     if (type === undefined) {
       throw new StartupError({
-        message: `Cannot inject ${where}: its type is undefined at run time (a circular import?). Mark it with @Inject(token).`,
+        message: `Cannot inject ${where}: its type is undefined at run time (a circular import between files?). Mark it with @Inject(forwardRef(() => TheClass)), or @Inject(token).`,
       });
     }
-    if (
-      type === Object ||
-      type === Array ||
-      type === Function ||
-      type === String ||
-      type === Number ||
-      type === Boolean
-    ) {
+    if (BUILTIN_TYPES.includes(type)) {
       throw new StartupError({
         message: `Cannot inject ${where}: its type is ${(type as Function).name} (an interface, a union, a primitive or a type-only import). Mark it with @Inject(token).`,
       });
     }
-    tokens.push(type as InjectionToken);
+    dependencies.push({
+      token: type as InjectionToken,
+      forward: false,
+      optional: optional.has(index),
+      where: `parameter #${index}`,
+    });
   }
-  return tokens;
+  const optionalProperties = new Set(
+    readMetadata<ReadonlyArray<string | symbol>>(MetadataKey.optionalProperties, cls) ?? [],
+  );
+  for (const property of injectedProperties(cls)) {
+    const where = `property ${String(property.key)} of ${cls.name} (${context})`;
+    if (property.token === undefined || BUILTIN_TYPES.includes(property.token)) {
+      throw new StartupError({
+        message: `Cannot inject ${where}: it has no token (no emitted type, or an interface, a union or a primitive). Write @Inject(token).`,
+      });
+    }
+    const { token, forward } = resolveTarget(property.token, () => where);
+    dependencies.push({
+      token,
+      forward,
+      optional: optionalProperties.has(property.key),
+      where: `property ${String(property.key)}`,
+    });
+  }
+  return dependencies;
 };
+
+const injectedProperties = (cls: Function): ReadonlyArray<InjectedProperty> =>
+  readMetadata<ReadonlyArray<InjectedProperty>>(MetadataKey.injectProperties, cls) ?? [];
 
 const moduleName = (entry: ModuleImport): string =>
   isDynamicModule(entry) ? entry.module.name : entry.name;
+
+/** What every app provides without a module: {@link Reflector} and the current request. */
+class StrataCore {}
 
 /**
  * Compiles a root module into its provider graph, once, at startup. Every dependency is
  * resolved here, so a missing provider, missing metadata, a cycle or a module boundary crossed
  * fails the start with a {@link StartupError} instead of an `undefined` at run time.
+ * `overrides` replace the providers of their tokens wherever a module declares them.
  */
 export const compileModuleGraph = (
   root: ModuleImport,
-  overrides: ReadonlyMap<InjectionToken, Provider<unknown>> = new Map(),
+  overrides: ReadonlyMap<unknown, Provider<unknown>> = new Map(),
 ): ModuleGraph => {
+  const overriding = new Map<unknown, Provider<unknown>>();
+  for (const provider of overrides.values()) overriding.set(providerToken(provider), provider);
   const modules = new Map<unknown, ModuleNode>();
   const own = new Map<ModuleNode, Map<InjectionToken, Pending>>();
   const controllers: Array<Pending> = [];
+  const enhancers: Record<EnhancerKind, Array<Pending>> = {
+    guards: [],
+    interceptors: [],
+    pipes: [],
+    filters: [],
+  };
+
+  const register = (node: ModuleNode, entries: ReadonlyArray<ProviderLike>) => {
+    const providers = new Map<InjectionToken, Pending>();
+    own.set(node, providers);
+    for (const entry of entries) {
+      const token = isProviderRecord(entry) ? providerToken(entry) : entry;
+      const kind = ENHANCER_TOKENS.get(token);
+      if (kind !== undefined && isProviderRecord(entry)) {
+        // Each APP_* provider is its own provider, under a token no one else can ask for.
+        const pending = pendingProvider(entry, node);
+        const label = `${String(token)} (${enhancerName(entry)})`;
+        const unique: Pending = { ...pending, token: Symbol(label), name: label };
+        providers.set(unique.token, unique);
+        enhancers[kind].push(unique);
+        continue;
+      }
+      const pending = pendingProvider(overriding.get(token) ?? entry, node);
+      providers.set(pending.token, pending);
+    }
+  };
 
   const collect = (entry: ModuleImport, parentPath: string): ModuleNode => {
     const existing = modules.get(entry);
@@ -154,17 +289,13 @@ export const compileModuleGraph = (
       name,
       path,
       options,
-      global: isDynamicModule(entry) && entry.global === true,
+      global:
+        (isDynamicModule(entry) && entry.global === true) ||
+        readMetadata<boolean>(MetadataKey.global, cls) === true,
       imports: [],
     };
     modules.set(entry, node);
-    const providers = new Map<InjectionToken, Pending>();
-    own.set(node, providers);
-    for (const entry of options.providers ?? []) {
-      const token = isProviderRecord(entry) ? entry.token : entry;
-      const pending = pendingProvider(overrides.get(token) ?? entry, node);
-      providers.set(pending.token, pending);
-    }
+    register(node, options.providers ?? []);
     for (const controller of options.controllers ?? []) {
       if (readMetadata(MetadataKey.controller, controller) === undefined) {
         throw new StartupError({
@@ -174,18 +305,38 @@ export const compileModuleGraph = (
       const pending = classProvider(controller, controller, node, scopeOf(controller));
       controllers.push(pending);
     }
-    for (const imported of options.imports ?? []) {
+    (options.imports ?? []).forEach((written, index) => {
+      const imported = unwrap(written);
       if (imported === undefined || imported === null) {
         throw new StartupError({
-          message: `${path} imports undefined (a circular import between module files?).`,
+          message: `${path} imports undefined (imports[${index}]${isForwardReference(written) ? ", from its forwardRef" : ""}): two module files importing each other? Write imports: [forwardRef(() => TheModule)].`,
         });
       }
       node.imports.push(collect(imported, path));
-    }
+    });
     return node;
   };
 
   const rootNode = collect(root, "");
+  const core: ModuleNode = {
+    name: "Strata",
+    path: "Strata",
+    options: {},
+    global: true,
+    imports: [],
+  };
+  modules.set(StrataCore, core);
+  register(core, [Reflector]);
+  own.get(core)?.set(REQUEST, {
+    token: REQUEST,
+    name: "REQUEST",
+    module: core,
+    kind: "request",
+    create: () => undefined,
+    synchronous: true,
+    dependencies: [],
+    declaredScope: Scope.REQUEST,
+  });
 
   // What each module exports: its own providers it lists, and re-exports of imported modules.
   const exportsCache = new Map<ModuleNode, Map<InjectionToken, Pending>>();
@@ -199,7 +350,8 @@ export const compileModuleGraph = (
     if (visiting.has(module)) return result;
     visiting.add(module);
     const providers = own.get(module) ?? new Map();
-    for (const entry of module.options.exports ?? []) {
+    for (const written of module.options.exports ?? []) {
+      const entry = unwrap(written);
       if (isModuleImport(entry)) {
         const target = module.imports.find((m) => m === modules.get(entry));
         if (target === undefined) {
@@ -237,6 +389,7 @@ export const compileModuleGraph = (
     const cached = visibleCache.get(module);
     if (cached !== undefined) return cached;
     const visible = new Map<InjectionToken, Pending>();
+    for (const [t, p] of own.get(core) ?? []) visible.set(t, p);
     for (const global of globals)
       for (const [t, p] of exportsOf(global, new Set())) visible.set(t, p);
     for (const imported of module.imports)
@@ -249,55 +402,92 @@ export const compileModuleGraph = (
   const providerOf = (token: InjectionToken): ReadonlyArray<ModuleNode> =>
     [...own].filter(([, providers]) => providers.has(token)).map(([module]) => module);
 
-  // Resolve dependencies depth-first: detects cycles and yields a dependency order.
+  // Resolve dependencies depth-first: detects cycles and yields a dependency order. A cycle is
+  // allowed when one of its edges is a `forwardRef`: the provider it reaches back to is handed
+  // out as a placeholder first (see `ProviderNode.placeholder`).
   const nodes = new Map<Pending, ProviderNode>();
   const order: Array<ProviderNode> = [];
   const resolving: Array<Pending> = [];
+  /** `forwardIn[i]`: the edge into `resolving[i]` was declared with `forwardRef`. */
+  const forwardIn: Array<boolean> = [];
+  const forwardTargets = new Map<Pending, string>();
+  const patches: Array<{
+    readonly slots: Array<ProviderNode | undefined>;
+    readonly index: number;
+    readonly target: Pending;
+  }> = [];
   let nextId = 0;
-  const resolve = (pending: Pending): ProviderNode => {
+  const resolve = (pending: Pending, forward: boolean): ProviderNode => {
     const done = nodes.get(pending);
     if (done !== undefined) return done;
-    const cycleStart = resolving.indexOf(pending);
-    if (cycleStart !== -1) {
-      const cycle = [...resolving.slice(cycleStart), pending].map((p) => p.name).join(" -> ");
-      throw new StartupError({
-        message: `Dependency cycle: ${cycle} (in ${pending.module.path}).`,
-      });
-    }
     resolving.push(pending);
-    const tokens =
-      typeof pending.dependencyTokens === "function"
-        ? pending.dependencyTokens()
-        : pending.dependencyTokens;
+    forwardIn.push(forward);
+    const declared =
+      typeof pending.dependencies === "function" ? pending.dependencies() : pending.dependencies;
     const visible = visibleIn(pending.module);
-    const dependencies = tokens.map((token, index) => {
-      const found = visible.get(token);
+    const dependencies: Array<ProviderNode | undefined> = [];
+    declared.forEach((dependency, index) => {
+      const found = visible.get(dependency.token);
       if (found === undefined) {
-        const elsewhere = providerOf(token).filter((m) => m !== pending.module);
+        if (dependency.optional) {
+          dependencies.push(undefined);
+          return;
+        }
+        const elsewhere = providerOf(dependency.token).filter((m) => m !== pending.module);
         const hint =
           elsewhere.length > 0
             ? ` It is provided in ${elsewhere.map((m) => m.path).join(", ")}: export it there and import that module into ${pending.module.name}.`
-            : ` Add it to the providers of ${pending.module.name}, or export it from a module ${pending.module.name} imports.`;
+            : ` Add it to the providers of ${pending.module.name}, export it from a module ${pending.module.name} imports, or mark it @Optional().`;
         throw new StartupError({
-          message: `Cannot resolve parameter #${index} (${tokenName(token)}) of ${pending.name} in ${pending.module.path}: no provider of ${tokenName(token)} is visible there.${hint} Path: ${[...resolving.map((p) => p.name)].join(" -> ")}.`,
+          message: `Cannot resolve ${dependency.where} (${tokenName(dependency.token)}) of ${pending.name} in ${pending.module.path}: no provider of ${tokenName(dependency.token)} is visible there.${hint} Path: ${resolving.map((p) => p.name).join(" -> ")}.`,
         });
       }
-      return resolve(found);
+      const cycleStart = resolving.indexOf(found);
+      if (cycleStart === -1) {
+        dependencies.push(resolve(found, dependency.forward));
+        return;
+      }
+      const cycle = [...resolving.slice(cycleStart), found].map((p) => p.name).join(" -> ");
+      const throughForwardRef =
+        dependency.forward || forwardIn.slice(cycleStart + 1).some((f) => f);
+      if (!throughForwardRef) {
+        throw new StartupError({
+          message: `Dependency cycle: ${cycle} (in ${pending.module.path}). Break it, or, if both sides are singleton classes, inject with @Inject(forwardRef(() => TheClass)) on both sides.`,
+        });
+      }
+      forwardTargets.set(found, cycle);
+      dependencies.push(undefined);
+      patches.push({ slots: dependencies, index, target: found });
     });
     resolving.pop();
+    forwardIn.pop();
+    const present = dependencies.filter((d): d is ProviderNode => d !== undefined);
     const scope =
-      pending.declaredScope === Scope.REQUEST || dependencies.some((d) => d.scope === Scope.REQUEST)
-        ? Scope.REQUEST
-        : pending.declaredScope;
+      pending.kind === "alias" && present.length === 1
+        ? present[0].scope
+        : pending.declaredScope === Scope.REQUEST || present.some((d) => d.scope === Scope.REQUEST)
+          ? Scope.REQUEST
+          : pending.declaredScope;
+    const cycle = forwardTargets.get(pending);
+    const prototype = pending.prototype;
+    if (cycle !== undefined && (prototype === undefined || scope !== Scope.SINGLETON)) {
+      throw new StartupError({
+        message: `Dependency cycle through forwardRef: ${cycle} (in ${pending.module.path}). ${pending.name} is reached again before it is built, which works only when it is a singleton class provider; it is ${prototype === undefined ? "a factory, a value or an alias" : `${scope}-scoped`}. Break the cycle (move the shared part to a third provider).`,
+      });
+    }
     const node: ProviderNode = {
       id: nextId++,
       token: pending.token,
       name: pending.name,
       module: pending.module,
+      kind: pending.kind,
       create: pending.create,
       synchronous: pending.synchronous,
       dependencies,
       scope,
+      ...(cycle !== undefined && prototype !== undefined
+        ? { placeholder: () => Object.create(prototype) as object }
+        : {}),
     };
     nodes.set(pending, node);
     order.push(node);
@@ -305,28 +495,96 @@ export const compileModuleGraph = (
   };
 
   // Controllers first, so an error's path reads from the controller down to what is missing.
-  const controllerNodes = controllers.map(resolve);
-  for (const providers of own.values()) for (const pending of providers.values()) resolve(pending);
+  const controllerNodes = controllers.map((pending) => resolve(pending, false));
+  for (const providers of own.values())
+    for (const pending of providers.values()) resolve(pending, false);
+  for (const { slots, index, target } of patches) slots[index] = nodes.get(target);
   const rootVisible = new Map<InjectionToken, ProviderNode>();
-  for (const [token, pending] of visibleIn(rootNode)) rootVisible.set(token, resolve(pending));
-  return { root: rootNode, providers: order, controllers: controllerNodes, rootVisible };
+  for (const [token, pending] of visibleIn(rootNode))
+    rootVisible.set(token, resolve(pending, false));
+  const resolved = (list: ReadonlyArray<Pending>) =>
+    list.map((pending) => nodes.get(pending) as ProviderNode);
+  return {
+    root: rootNode,
+    providers: order,
+    controllers: controllerNodes,
+    rootVisible,
+    globalEnhancers: {
+      guards: resolved(enhancers.guards),
+      interceptors: resolved(enhancers.interceptors),
+      pipes: resolved(enhancers.pipes),
+      filters: resolved(enhancers.filters),
+    },
+  };
 };
+
+const enhancerName = (provider: Provider<unknown>): string =>
+  provider.useClass?.name ??
+  (provider.useExisting !== undefined
+    ? tokenName(provider.useExisting)
+    : "useValue" in provider && provider.useValue !== undefined
+      ? ((provider.useValue as object).constructor?.name ?? "value")
+      : "factory");
+
+/** Constructs `cls` from its dependencies' instances: constructor arguments, then `@Inject()` properties. */
+const classCreate = (cls: Type<unknown>): ((args: ReadonlyArray<unknown>) => unknown) => {
+  const Ctor = cls as unknown as new (...args: ReadonlyArray<unknown>) => unknown;
+  const properties = injectedProperties(cls);
+  if (properties.length === 0) return (args) => new Ctor(...args);
+  return (args) => {
+    const count = args.length - properties.length;
+    const instance = new Ctor(...args.slice(0, count)) as Record<string | symbol, unknown>;
+    properties.forEach((property, i) => {
+      instance[property.key] = args[count + i];
+    });
+    return instance;
+  };
+};
+
+/**
+ * How to build a class that is not a provider (a guard or a pipe given as a class): the tokens
+ * it depends on, in order (`optional` ones may be missing), and its constructor taking their
+ * instances (constructor arguments, then `@Inject()` properties).
+ */
+export const classRecipe = (
+  cls: Type<unknown>,
+  context: string,
+): {
+  readonly dependencies: ReadonlyArray<{
+    readonly token: InjectionToken;
+    readonly optional: boolean;
+  }>;
+  readonly create: (args: ReadonlyArray<unknown>) => unknown;
+} => ({ dependencies: classDependencies(cls, context), create: classCreate(cls) });
 
 const classProvider = (
   token: InjectionToken,
   cls: Type<unknown>,
   module: ModuleNode,
   scope: Scope,
-): Pending => {
-  const Ctor = cls as unknown as new (...args: ReadonlyArray<unknown>) => unknown;
+): Pending => ({
+  token,
+  name: cls.name,
+  module,
+  kind: "provider",
+  declaredScope: scope,
+  create: classCreate(cls),
+  synchronous: true,
+  dependencies: () => classDependencies(cls, `in ${module.path}`),
+  prototype: cls.prototype as object,
+});
+
+const factoryDependency = (
+  entry: InjectionToken | OptionalFactoryDependency,
+  index: number,
+): Dependency => {
+  const optional =
+    typeof entry === "object" && entry !== null && "token" in entry && "optional" in entry;
   return {
-    token,
-    name: cls.name,
-    module,
-    declaredScope: scope,
-    create: (args) => new Ctor(...args),
-    synchronous: true,
-    dependencyTokens: () => constructorTokens(cls, `in ${module.path}`),
+    token: optional ? entry.token : (entry as InjectionToken),
+    optional: optional && entry.optional === true,
+    forward: false,
+    where: `parameter #${index}`,
   };
 };
 
@@ -334,26 +592,33 @@ const pendingProvider = (entry: ProviderLike, module: ModuleNode): Pending => {
   if (!isProviderRecord(entry)) {
     if (typeof entry !== "function") {
       throw new StartupError({
-        message: `${module.path} lists ${String(entry)} as a provider: expected a class or { token, useClass | useValue | useFactory }.`,
+        message: `${module.path} lists ${String(entry)} as a provider: expected a class or { provide, useClass | useValue | useFactory | useExisting }.`,
       });
     }
     return classProvider(entry, entry, module, scopeOf(entry));
   }
   const provider = entry as Provider<unknown>;
-  const name = tokenName(provider.token);
+  const token = providerToken(provider);
+  if (token === undefined || token === null) {
+    throw new StartupError({
+      message: `${module.path} lists a provider whose token is ${String(token)} (a circular import between files?).`,
+    });
+  }
+  const name = tokenName(token);
   const kinds = [
     provider.useClass,
     provider.useFactory,
+    provider.useExisting,
     "useValue" in provider ? true : undefined,
   ].filter((k) => k !== undefined);
   if (kinds.length !== 1) {
     throw new StartupError({
-      message: `Provider ${name} in ${module.path} must have exactly one of useClass, useValue, useFactory.`,
+      message: `Provider ${name} in ${module.path} must have exactly one of useClass, useValue, useFactory, useExisting.`,
     });
   }
   if (provider.useClass !== undefined) {
     const pending = classProvider(
-      provider.token,
+      token,
       provider.useClass,
       module,
       provider.scope ?? scopeOf(provider.useClass),
@@ -363,23 +628,38 @@ const pendingProvider = (entry: ProviderLike, module: ModuleNode): Pending => {
   if (provider.useFactory !== undefined) {
     const factory = provider.useFactory as (...args: ReadonlyArray<unknown>) => unknown;
     return {
-      token: provider.token,
+      token,
       name,
       module,
+      kind: "provider",
       declaredScope: provider.scope ?? Scope.SINGLETON,
       create: (args) => factory(...args),
       synchronous: false,
-      dependencyTokens: provider.inject ?? [],
+      dependencies: (provider.inject ?? []).map(factoryDependency),
+    };
+  }
+  if (provider.useExisting !== undefined) {
+    const target = provider.useExisting;
+    return {
+      token,
+      name,
+      module,
+      kind: "alias",
+      declaredScope: Scope.SINGLETON,
+      create: (args) => args[0],
+      synchronous: true,
+      dependencies: [{ token: target, optional: false, forward: false, where: "useExisting" }],
     };
   }
   const value = provider.useValue;
   return {
-    token: provider.token,
+    token,
     name,
     module,
+    kind: "provider",
     declaredScope: Scope.SINGLETON,
     create: () => value,
     synchronous: true,
-    dependencyTokens: [],
+    dependencies: [],
   };
 };

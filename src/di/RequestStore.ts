@@ -3,18 +3,21 @@ import type { ProviderNode } from "./ModuleGraph.js";
 
 /**
  * The request-scoped instances of one HTTP request (or one `Container` request id): created
- * on first use, released when `scope` closes.
+ * on first use, released when `scope` closes. `request` is what the `REQUEST` token injects
+ * (`undefined` outside an HTTP request).
  */
 export interface RequestStore {
   readonly instances: Map<number, unknown>;
   readonly scope: Scope.Scope;
+  readonly request: unknown;
   /** Instances built synchronously whose lifecycle hooks have yet to run (rare: hooks). */
   due: Array<readonly [ProviderNode, unknown]> | undefined;
 }
 
-/** A fresh store whose instances are released with `scope`. */
-export const makeRequestStore = (scope: Scope.Scope): RequestStore => ({
+/** A fresh store whose instances are released with `scope`; `request` is the HTTP request's context. */
+export const makeRequestStore = (scope: Scope.Scope, request?: unknown): RequestStore => ({
   instances: new Map(),
   scope,
+  request,
   due: undefined,
 });

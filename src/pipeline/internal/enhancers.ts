@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect";
 import { MetadataKey, readMetadata } from "../../decorators/metadata.js";
 import type { Injector } from "../../di/Injector.js";
-import { constructorTokens, type ProviderNode } from "../../di/ModuleGraph.js";
+import { classRecipe, type ProviderNode } from "../../di/ModuleGraph.js";
 import type { RequestStore } from "../../di/RequestStore.js";
 import { Scope } from "../../di/Scope.js";
 import { StartupError } from "../../di/StartupError.js";
@@ -93,21 +93,35 @@ export const requestEnhancers = (
     pipes: Effect.forEach(refs.pipes, (list) => make(list, store)),
   });
 
-/** The providers a class's constructor asks for, looked up from the root module. */
-const constructorDependencies = (
-  cls: Function,
-  injector: Injector,
-  where: string,
-): ReadonlyArray<ProviderNode> =>
-  constructorTokens(cls as Type<unknown>, where).map((token, index) => {
+/**
+ * The providers a class's constructor (and `@Inject()` properties) ask for, looked up from the
+ * root module (`undefined` for an `@Optional()` one that has none), and how to construct it.
+ */
+const classDependencies = (cls: Function, injector: Injector, where: string) => {
+  const recipe = classRecipe(cls as Type<unknown>, where);
+  const nodes = recipe.dependencies.map(({ token, optional }, index) => {
     const node = injector.lookup(token);
-    if (node === undefined) {
+    if (node === undefined && !optional) {
       throw new StartupError({
         message: `Cannot inject parameter #${index} of ${cls.name} (${where}): no provider of ${tokenName(token)} is visible in the root module. Add it to the providers of a module.`,
       });
     }
     return node;
   });
+  return { nodes, create: recipe.create };
+};
+
+/** A provider as an enhancer: its singleton, or (request-scoped) made once per request. */
+export const providerRef = (
+  injector: Injector,
+  node: ProviderNode,
+): Effect.Effect<EnhancerRef<unknown>, unknown> =>
+  node.scope === Scope.REQUEST
+    ? Effect.succeed({ _tag: "PerRequest", make: (store) => injector.instance(node, store) })
+    : Effect.map(injector.instance(node, undefined), (instance) => ({
+        _tag: "Instance",
+        instance,
+      }));
 
 const startupError = (cls: Function, where: string) => (cause: unknown) =>
   cause instanceof StartupError
@@ -130,31 +144,23 @@ export const enhancerResolver = (injector: Injector) => {
     where: string,
   ): Effect.Effect<EnhancerRef<unknown>, unknown> => {
     const node = injector.lookup(cls as InjectionToken);
-    if (node !== undefined) {
-      if (node.scope === Scope.REQUEST) {
-        return Effect.succeed({
-          _tag: "PerRequest",
-          make: (store) => injector.instance(node, store),
-        });
-      }
-      return Effect.map(injector.instance(node, undefined), (instance) => ({
-        _tag: "Instance",
-        instance,
-      }));
-    }
-    const Ctor = cls as new (...args: ReadonlyArray<unknown>) => unknown;
+    if (node !== undefined) return providerRef(injector, node);
     return Effect.flatMap(
       Effect.try({
-        try: () => constructorDependencies(cls, injector, where),
+        try: () => classDependencies(cls, injector, where),
         catch: (error) => error,
       }),
-      (dependencies): Effect.Effect<EnhancerRef<unknown>, unknown> => {
+      ({ nodes, create }): Effect.Effect<EnhancerRef<unknown>, unknown> => {
         const build = (store: RequestStore | undefined) =>
           Effect.flatMap(
-            Effect.forEach(dependencies, (dependency) => injector.instance(dependency, store)),
-            (args) => Effect.try({ try: () => new Ctor(...args), catch: (error) => error }),
+            Effect.forEach(nodes, (dependency) =>
+              dependency === undefined
+                ? Effect.succeed(undefined)
+                : injector.instance(dependency, store),
+            ),
+            (args) => Effect.try({ try: () => create(args), catch: (error) => error }),
           );
-        if (dependencies.some((dependency) => dependency.scope === Scope.REQUEST)) {
+        if (nodes.some((dependency) => dependency?.scope === Scope.REQUEST)) {
           return Effect.succeed({ _tag: "PerRequest", make: build });
         }
         return Effect.map(

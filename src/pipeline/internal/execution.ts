@@ -85,7 +85,7 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost {
 
   /** The request-scoped providers of this request, released when it ends. */
   requestStore(): RequestStore {
-    if (this.store === undefined) this.store = makeRequestStore(this.scope);
+    if (this.store === undefined) this.store = makeRequestStore(this.scope, this);
     return this.store;
   }
 }
