@@ -1,40 +1,13 @@
 import * as HttpServerError from "@effect/platform/HttpServerError";
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Respondable from "@effect/platform/HttpServerRespondable";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
-import * as Option from "effect/Option";
 import * as ParseResult from "effect/ParseResult";
-import { BadRequestError, HttpError, InternalServerError, NotFoundError } from "./HttpError.js";
-import { jsonResponse } from "./TextResponse.js";
+import { errorResponse } from "./ErrorBody.js";
+import { BadRequestError, InternalServerError, isHttpError, NotFoundError } from "./HttpError.js";
 
-/**
- * The body Strata sends for every failure that no exception filter handled.
- *
- * @since 0.1.0
- * @category errors
- */
-export interface ErrorBody {
-  readonly statusCode: number;
-  readonly message: string;
-  readonly errors?: ReadonlyArray<string>;
-}
-
-/** The standard body of an {@link HttpError}. @since 0.1.0 @category errors */
-export const errorBody = (error: HttpError): ErrorBody =>
-  error.errors === undefined
-    ? { statusCode: error.statusCode, message: error.message }
-    : { statusCode: error.statusCode, message: error.message, errors: error.errors };
-
-/** The response for an {@link HttpError}: its status and the standard body. @since 0.1.0 @category errors */
-export const errorResponse = (error: HttpError): HttpServerResponse.HttpServerResponse =>
-  jsonResponse(errorBody(error), {
-    status: error.statusCode,
-    headers: error.statusCode === 413 ? { connection: "close" } : undefined,
-  });
-
-const internal = new InternalServerError();
-const notFound = new NotFoundError();
-const badRequest = new BadRequestError();
+export { type ErrorBody, errorBody, errorResponse } from "./ErrorBody.js";
 
 /**
  * A Schema decoding failure (a `ParseError`, or the issue of one) as a 400 `Validation failed`,
@@ -61,18 +34,43 @@ export const validationError = (
 };
 
 /**
- * Maps a failure to the HTTP error it stands for: an `HttpError` as itself, an unmatched
- * route as 404, an unreadable request as 400, a Schema decoding failure (of params, query or
- * body) as 400 with one line per field; anything else is `None` (an unexpected failure).
+ * The 500 in the standard shape, for failures nobody handled.
+ *
+ * @since 0.1.0
+ * @category errors
  */
-export const toHttpError = (error: unknown): Option.Option<HttpError> => {
-  if (error instanceof HttpError) return Option.some(error);
+export const internalErrorResponse: HttpServerResponse.HttpServerResponse = errorResponse(
+  new InternalServerError(),
+);
+
+const notFound = Effect.succeed(errorResponse(new NotFoundError()));
+const badRequest = Effect.succeed(errorResponse(new BadRequestError()));
+
+const unhandled = (cause: Cause.Cause<unknown>) =>
+  Effect.as(logUnhandled(cause), internalErrorResponse);
+
+/**
+ * The response a failure stands for, the same as any `@effect/platform` server gives it, in
+ * the standard shape where the platform's is an empty body: a respondable failure (every
+ * `HttpError`) answers for itself, an unmatched route is 404, an unreadable request 400, a
+ * Schema decoding failure (of params, query or body) 400 with one line per field. Anything
+ * else is `undefined`: an unexpected failure.
+ */
+const failureResponse = (
+  error: unknown,
+): Effect.Effect<HttpServerResponse.HttpServerResponse> | undefined => {
+  // An HttpError's response cannot fail (its type says so): no recovery frame for it.
+  if (isHttpError(error)) return error[Respondable.symbol]();
   if (HttpServerError.isServerError(error)) {
-    if (error._tag === "RouteNotFound") return Option.some(notFound);
-    if (error._tag === "RequestError") return Option.some(badRequest);
+    if (error._tag === "RouteNotFound") return notFound;
+    if (error._tag === "RequestError") return badRequest;
+    return undefined;
   }
-  if (ParseResult.isParseError(error)) return Option.some(validationError(error));
-  return Option.none();
+  if (ParseResult.isParseError(error)) return validationError(error)[Respondable.symbol]();
+  if (Respondable.isRespondable(error)) {
+    return Effect.catchAllCause(error[Respondable.symbol](), unhandled);
+  }
+  return undefined;
 };
 
 /**
@@ -89,21 +87,13 @@ export const causeToResponse = <E>(
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const failure = Cause.failureOption(cause);
   if (failure._tag === "Some") {
-    const known = toHttpError(failure.value);
-    if (known._tag === "Some") return Effect.succeed(errorResponse(known.value));
+    const known = failureResponse(failure.value);
+    if (known !== undefined) return known;
   } else if (Cause.isInterruptedOnly(cause)) {
     return Effect.succeed(HttpServerError.causeResponseStripped(cause)[0]);
   }
-  return Effect.as(logUnhandled(cause), internalErrorResponse);
+  return unhandled(cause);
 };
-
-/**
- * The 500 in the standard shape, for failures nobody handled.
- *
- * @since 0.1.0
- * @category errors
- */
-export const internalErrorResponse: HttpServerResponse.HttpServerResponse = errorResponse(internal);
 
 /**
  * Logs a failure nobody handled, answered with {@link internalErrorResponse}: the full cause

@@ -1,111 +1,249 @@
-import * as Data from "effect/Data";
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
+import * as Respondable from "@effect/platform/HttpServerRespondable";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Effect from "effect/Effect";
+import { hasProperty } from "effect/Predicate";
+import * as Schema from "effect/Schema";
+import { errorResponse } from "./ErrorBody.js";
+
+const TypeId: unique symbol = Symbol.for("strata/HttpError");
+
+/** The fields of an HTTP error, beside its `_tag`: they are its response body. */
+const bodyFields = <S extends Schema.Schema.AnyNoContext>(statusCode: S) => ({
+  statusCode,
+  message: Schema.String,
+  errors: Schema.optional(Schema.Array(Schema.String)),
+});
+
+/** What an HTTP error class's Schema decodes (and its constructor takes from the Schema). */
+type HttpErrorProps = {
+  readonly statusCode: number;
+  readonly message: string;
+  readonly errors?: ReadonlyArray<string>;
+};
+
+const propsOf = (
+  statusCode: number,
+  message: string,
+  errors: ReadonlyArray<string> | undefined,
+): HttpErrorProps =>
+  errors === undefined ? { statusCode, message } : { statusCode, message, errors };
 
 /**
  * An HTTP failure with a status, a message and optional detail lines.
  *
- * It is both an `Error` (classic code `throw`s it) and a tagged, yieldable Effect failure
- * (Effect code `yield*`s it and recovers with `Effect.catchTag`). Subclasses carry their own
- * `_tag`, so `catchTag("NotFoundError", ...)` narrows exactly.
+ * It is a `Schema.TaggedError`: classic code `throw`s it, Effect code `yield*`s it and recovers
+ * with `Effect.catchTag`, and it implements `HttpServerRespondable`, so any `@effect/platform`
+ * server (Strata's or `@effect/platform-node`'s) answers it with its status and the standard
+ * body `{ statusCode, message, errors? }`. Its Schema encodes those fields plus `_tag`.
+ *
+ * Each subclass below is a `Schema.TaggedError` of its own, with its own `_tag` and its status
+ * as an `HttpApiSchema` annotation; `instanceof HttpError` holds for all of them (and for
+ * classes that extend `HttpError` directly).
+ *
+ * @example
+ * throw new HttpError(418, "I'm a teapot");
  *
  * @since 0.1.0
  * @category errors
  */
-export class HttpError extends Data.Error<{
-  readonly statusCode: number;
-  readonly message: string;
-  readonly errors?: ReadonlyArray<string>;
-}> {
-  readonly _tag: string = "HttpError";
-  constructor(statusCode: number, message: string, errors?: ReadonlyArray<string>) {
-    super(errors === undefined ? { statusCode, message } : { statusCode, message, errors });
+export class HttpError extends Schema.TaggedError<HttpError>()<
+  string,
+  ReturnType<typeof bodyFields<typeof Schema.Number>>
+>("HttpError", bodyFields(Schema.Number)) {
+  constructor(statusCode: number, message: string, errors?: ReadonlyArray<string>);
+  // The Schema's decoder passes the decoded fields instead.
+  constructor(
+    statusCode: number | HttpErrorProps,
+    message?: string | boolean,
+    errors?: ReadonlyArray<string>,
+  ) {
+    super(
+      typeof statusCode === "number" ? propsOf(statusCode, message as string, errors) : statusCode,
+      true,
+    );
   }
+
+  /**
+   * `instanceof HttpError` is `true` for every HTTP error, the fixed-status classes included
+   * (each a `Schema.TaggedError` of its own); for a class extending `HttpError`, `instanceof`
+   * is the usual prototype check.
+   */
+  static override [Symbol.hasInstance]<T>(
+    this: abstract new (
+      ...args: ReadonlyArray<never>
+    ) => T,
+    u: unknown,
+  ): u is T {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` was asked about
+    return isInstance(this, u);
+  }
+
   override get name(): string {
     return this._tag;
   }
+
+  /** @internal */
+  get [TypeId](): typeof TypeId {
+    return TypeId;
+  }
+
+  /** Its status and the standard body, on any `@effect/platform` server. */
+  [Respondable.symbol](): Effect.Effect<HttpServerResponse.HttpServerResponse> {
+    return Effect.succeed(errorResponse(this));
+  }
 }
 
-/** `true` for any {@link HttpError}, whatever its subclass. @since 0.1.0 @category errors */
-export const isHttpError = (u: unknown): u is HttpError => u instanceof HttpError;
+/** `true` for any {@link HttpError}, whatever its class. @since 0.1.0 @category errors */
+export const isHttpError = (u: unknown): u is HttpError => hasProperty(u, TypeId);
+
+const ordinaryInstanceOf = Function.prototype[Symbol.hasInstance];
+
+/** `instanceof` for `HttpError` and the classes that extend it. */
+const isInstance = (cls: Function, u: unknown): boolean =>
+  cls === HttpError ? isHttpError(u) : ordinaryInstanceOf.call(cls, u);
+
+/**
+ * An {@link HttpError} of a class with a fixed status.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export interface TaggedHttpError<Tag extends string, Status extends number> extends HttpError {
+  readonly _tag: Tag;
+  readonly statusCode: Status;
+}
+
+/**
+ * A class of {@link HttpError}s with a fixed status: constructed from a message (its default
+ * when omitted) and detail lines, and a Schema whose `fields` are the response body plus
+ * `_tag`, with the status as an `HttpApiSchema` annotation (for API descriptions).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export interface HttpErrorClass<Self, Tag extends string, Status extends number>
+  extends Schema.Schema<
+    Self,
+    {
+      readonly _tag: Tag;
+      readonly statusCode: Status;
+      readonly message: string;
+      readonly errors?: ReadonlyArray<string>;
+    }
+  > {
+  new (message?: string, errors?: ReadonlyArray<string>): TaggedHttpError<Tag, Status>;
+  readonly fields: { readonly _tag: Schema.tag<Tag> } & ReturnType<
+    typeof bodyFields<Schema.Literal<[Status]>>
+  >;
+}
+
+/** The base of each class with a fixed status (the same members as {@link HttpError}). */
+const httpErrorClass =
+  <Self>() =>
+  <const Tag extends string, const Status extends number>(
+    tag: Tag,
+    status: Status,
+    defaultMessage: string,
+  ): HttpErrorClass<Self, Tag, Status> => {
+    class FixedStatus extends Schema.TaggedError<HttpError>()(
+      tag,
+      bodyFields(Schema.Literal(status)),
+      HttpApiSchema.annotations({ status, description: defaultMessage }),
+    ) {
+      constructor(
+        message: string | HttpErrorProps = defaultMessage,
+        errors?: ReadonlyArray<string>,
+      ) {
+        super(
+          (typeof message === "string" ? propsOf(status, message, errors) : message) as {
+            readonly statusCode: Status;
+            readonly message: string;
+          },
+          true,
+        );
+      }
+
+      get [TypeId](): typeof TypeId {
+        return TypeId;
+      }
+
+      [Respondable.symbol](): Effect.Effect<HttpServerResponse.HttpServerResponse> {
+        return Effect.succeed(errorResponse(this));
+      }
+    }
+    return FixedStatus as unknown as HttpErrorClass<Self, Tag, Status>;
+  };
 
 /** 400, default message `Bad Request`. @since 0.1.0 @category errors */
-export class BadRequestError extends HttpError {
-  override readonly _tag = "BadRequestError" as const;
-  constructor(message = "Bad Request", errors?: ReadonlyArray<string>) {
-    super(400, message, errors);
-  }
-}
+export class BadRequestError extends httpErrorClass<BadRequestError>()(
+  "BadRequestError",
+  400,
+  "Bad Request",
+) {}
 
 /** 401, default message `Unauthorized`. @since 0.1.0 @category errors */
-export class UnauthorizedError extends HttpError {
-  override readonly _tag = "UnauthorizedError" as const;
-  constructor(message = "Unauthorized", errors?: ReadonlyArray<string>) {
-    super(401, message, errors);
-  }
-}
+export class UnauthorizedError extends httpErrorClass<UnauthorizedError>()(
+  "UnauthorizedError",
+  401,
+  "Unauthorized",
+) {}
 
 /** 403, default message `Forbidden`. @since 0.1.0 @category errors */
-export class ForbiddenError extends HttpError {
-  override readonly _tag = "ForbiddenError" as const;
-  constructor(message = "Forbidden", errors?: ReadonlyArray<string>) {
-    super(403, message, errors);
-  }
-}
+export class ForbiddenError extends httpErrorClass<ForbiddenError>()(
+  "ForbiddenError",
+  403,
+  "Forbidden",
+) {}
 
 /** 404, default message `Not Found`. @since 0.1.0 @category errors */
-export class NotFoundError extends HttpError {
-  override readonly _tag = "NotFoundError" as const;
-  constructor(message = "Not Found", errors?: ReadonlyArray<string>) {
-    super(404, message, errors);
-  }
-}
+export class NotFoundError extends httpErrorClass<NotFoundError>()(
+  "NotFoundError",
+  404,
+  "Not Found",
+) {}
 
 /** 409, default message `Conflict`. @since 0.1.0 @category errors */
-export class ConflictError extends HttpError {
-  override readonly _tag = "ConflictError" as const;
-  constructor(message = "Conflict", errors?: ReadonlyArray<string>) {
-    super(409, message, errors);
-  }
-}
+export class ConflictError extends httpErrorClass<ConflictError>()(
+  "ConflictError",
+  409,
+  "Conflict",
+) {}
 
 /** 413, default message `Payload Too Large`: a body over the configured limit. @since 0.1.0 @category errors */
-export class PayloadTooLargeError extends HttpError {
-  override readonly _tag = "PayloadTooLargeError" as const;
-  constructor(message = "Payload Too Large", errors?: ReadonlyArray<string>) {
-    super(413, message, errors);
-  }
-}
+export class PayloadTooLargeError extends httpErrorClass<PayloadTooLargeError>()(
+  "PayloadTooLargeError",
+  413,
+  "Payload Too Large",
+) {}
 
 /** 408, default message `Request Timeout`: the handler did not answer in time. @since 0.1.0 @category errors */
-export class RequestTimeoutError extends HttpError {
-  override readonly _tag = "RequestTimeoutError" as const;
-  constructor(message = "Request Timeout", errors?: ReadonlyArray<string>) {
-    super(408, message, errors);
-  }
-}
+export class RequestTimeoutError extends httpErrorClass<RequestTimeoutError>()(
+  "RequestTimeoutError",
+  408,
+  "Request Timeout",
+) {}
 
 /** 429, default message `Too Many Requests`: over the rate limit. @since 0.1.0 @category errors */
-export class TooManyRequestsError extends HttpError {
-  override readonly _tag = "TooManyRequestsError" as const;
-  constructor(message = "Too Many Requests", errors?: ReadonlyArray<string>) {
-    super(429, message, errors);
-  }
-}
+export class TooManyRequestsError extends httpErrorClass<TooManyRequestsError>()(
+  "TooManyRequestsError",
+  429,
+  "Too Many Requests",
+) {}
 
 /** 503, default message `Service Unavailable`: a dependency the request needs is down. @since 0.1.0 @category errors */
-export class ServiceUnavailableError extends HttpError {
-  override readonly _tag = "ServiceUnavailableError" as const;
-  constructor(message = "Service Unavailable", errors?: ReadonlyArray<string>) {
-    super(503, message, errors);
-  }
-}
+export class ServiceUnavailableError extends httpErrorClass<ServiceUnavailableError>()(
+  "ServiceUnavailableError",
+  503,
+  "Service Unavailable",
+) {}
 
 /** 500, default message `Internal Server Error`. @since 0.1.0 @category errors */
-export class InternalServerError extends HttpError {
-  override readonly _tag = "InternalServerError" as const;
-  constructor(message = "Internal Server Error", errors?: ReadonlyArray<string>) {
-    super(500, message, errors);
-  }
-}
+export class InternalServerError extends httpErrorClass<InternalServerError>()(
+  "InternalServerError",
+  500,
+  "Internal Server Error",
+) {}
 
 /** NestJS-style alias of {@link BadRequestError}. @since 0.1.0 @category errors */
 export const BadRequestException = BadRequestError;

@@ -1,3 +1,6 @@
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
+import * as Respondable from "@effect/platform/HttpServerRespondable";
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "@effect/vitest";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
@@ -23,6 +26,13 @@ import {
   NotFoundError,
   NotFoundException,
   PayloadTooLargeError,
+  PayloadTooLargeException,
+  RequestTimeoutError,
+  RequestTimeoutException,
+  ServiceUnavailableError,
+  ServiceUnavailableException,
+  TooManyRequestsError,
+  TooManyRequestsException,
   UnauthorizedError,
   UnauthorizedException,
   validationError,
@@ -112,6 +122,126 @@ describe("HttpError classes", () => {
     expect(isHttpError("NotFoundError")).toBe(false);
     expect(isHttpError(undefined)).toBe(false);
     expect(isHttpError(null)).toBe(false);
+  });
+});
+
+describe("HttpError as a Schema and a respondable", () => {
+  const allCases = [
+    ...cases,
+    [
+      "PayloadTooLargeError",
+      PayloadTooLargeError,
+      PayloadTooLargeException,
+      413,
+      "Payload Too Large",
+    ],
+    ["RequestTimeoutError", RequestTimeoutError, RequestTimeoutException, 408, "Request Timeout"],
+    [
+      "TooManyRequestsError",
+      TooManyRequestsError,
+      TooManyRequestsException,
+      429,
+      "Too Many Requests",
+    ],
+    [
+      "ServiceUnavailableError",
+      ServiceUnavailableError,
+      ServiceUnavailableException,
+      503,
+      "Service Unavailable",
+    ],
+  ] as const;
+
+  it.each(allCases)(
+    "%s is a Schema annotated with its status",
+    (tag, Cls, _alias, status, message) => {
+      const schema: Schema.Schema.AnyNoContext = Cls;
+      expect(Schema.isSchema(Cls)).toBe(true);
+      expect(HttpApiSchema.getStatusError(Cls)).toBe(status);
+      expect(Object.keys(Cls.fields)).toEqual(["_tag", "statusCode", "message", "errors"]);
+      const encoded = Schema.encodeSync(schema)(new Cls("Custom", ["one"]));
+      expect(encoded).toEqual({
+        _tag: tag,
+        statusCode: status,
+        message: "Custom",
+        errors: ["one"],
+      });
+      const decoded = Schema.decodeUnknownSync(schema)({ _tag: tag, statusCode: status, message });
+      expect(decoded).toBeInstanceOf(Cls);
+      expect(decoded).toBeInstanceOf(HttpError);
+      expect(errorBody(decoded)).toEqual({ statusCode: status, message });
+      expect(Schema.is(schema)(new Cls())).toBe(true);
+      expect(
+        Schema.decodeUnknownEither(schema)({ _tag: tag, statusCode: 200, message }),
+      ).toMatchObject({ _tag: "Left" });
+    },
+  );
+
+  it.each(allCases)(
+    "%s answers for itself with its status and the standard body",
+    (_tag, Cls, _alias, status) =>
+      Effect.gen(function* () {
+        const error = new Cls("Custom", ["one"]);
+        expect(Respondable.isRespondable(error)).toBe(true);
+        const response = yield* Respondable.toResponse(error);
+        expect(response.status).toBe(status);
+        const web = HttpServerResponse.toWeb(response);
+        expect(web.headers.get("content-type")).toBe("application/json");
+        expect(yield* Effect.promise(() => web.text())).toBe(
+          JSON.stringify({ statusCode: status, message: "Custom", errors: ["one"] }),
+        );
+      }).pipe(Effect.runPromise),
+  );
+
+  it("a 413 also closes the connection", () =>
+    Effect.gen(function* () {
+      const response = yield* Respondable.toResponse(new PayloadTooLargeError());
+      expect(response.headers.connection).toBe("close");
+    }).pipe(Effect.runPromise));
+
+  it("HttpError with any status is a respondable Schema too", () =>
+    Effect.gen(function* () {
+      const error = new HttpError(418, "I'm a teapot");
+      const response = yield* Respondable.toResponse(error);
+      expect(response.status).toBe(418);
+      const encoded = Schema.encodeSync(HttpError)(error);
+      expect(encoded).toEqual({ _tag: "HttpError", statusCode: 418, message: "I'm a teapot" });
+      const decoded = Schema.decodeUnknownSync(HttpError)(encoded);
+      expect(decoded).toBeInstanceOf(HttpError);
+      expect(decoded.statusCode).toBe(418);
+    }).pipe(Effect.runPromise));
+
+  it("instanceof: every class is an HttpError, classes extending HttpError keep their own check", () => {
+    class TeapotError extends HttpError {
+      override readonly _tag = "TeapotError";
+      readonly brewing = true;
+      constructor() {
+        super(418, "I'm a teapot");
+      }
+    }
+    const teapot = new TeapotError();
+    expect(teapot).toBeInstanceOf(HttpError);
+    expect(teapot).toBeInstanceOf(TeapotError);
+    expect(teapot.name).toBe("TeapotError");
+    expect(isHttpError(teapot)).toBe(true);
+    expect(new NotFoundError()).toBeInstanceOf(HttpError);
+    expect(new NotFoundError()).not.toBeInstanceOf(TeapotError);
+    expect(new NotFoundError()).not.toBeInstanceOf(ConflictError);
+    expect(new HttpError(404, "Not Found")).not.toBeInstanceOf(NotFoundError);
+    expect(new Error("x")).not.toBeInstanceOf(HttpError);
+    expect({ statusCode: 404, message: "Not Found" }).not.toBeInstanceOf(HttpError);
+    // The standard body leaves a subclass's own fields out.
+    expect(errorBody(teapot)).toEqual({ statusCode: 418, message: "I'm a teapot" });
+    const narrowed: unknown = teapot;
+    if (narrowed instanceof TeapotError) expectTypeOf(narrowed).toEqualTypeOf<TeapotError>();
+    if (narrowed instanceof HttpError) expectTypeOf(narrowed).toEqualTypeOf<HttpError>();
+  });
+
+  it("a fixed-status class is an HttpError to the type checker", () => {
+    const asHttpError: HttpError = new NotFoundError();
+    expect(asHttpError.statusCode).toBe(404);
+    expectTypeOf(new NotFoundError().statusCode).toEqualTypeOf<404>();
+    expectTypeOf(new NotFoundError()._tag).toEqualTypeOf<"NotFoundError">();
   });
 });
 
