@@ -125,10 +125,12 @@ export class Reflector {
     const values = this.getAll(keyOrDecorator, targets).filter((value) => value !== undefined);
     if (values.length === 0) return values;
     if (values.length === 1) return isObject(values[0]) ? values[0] : values;
-    return values.reduce((merged: unknown, value) => {
-      if (Array.isArray(merged)) return merged.concat(value);
-      if (isObject(merged) && isObject(value)) return { ...merged, ...value };
-      return [merged, value];
-    });
+    let merged: unknown = values[0];
+    for (const value of values.slice(1)) {
+      if (Array.isArray(merged)) merged = merged.concat(value);
+      else if (isObject(merged) && isObject(value)) merged = { ...merged, ...value };
+      else merged = [merged, value];
+    }
+    return merged;
   }
 }

@@ -26,7 +26,7 @@ import {
   type RequestContext,
   Scope,
   StartupError,
-  type StrataApp,
+  StrataApp,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
 import { appsClosedAfterEach } from "../support/apps.js";
@@ -92,6 +92,28 @@ describe("provide (NestJS's spelling of token)", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ text: "hello ada!", label: "label!" });
     expect(app.get(Greeter)).toBeInstanceOf(EnglishGreeter);
+  });
+
+  it("providerOverrides written with `provide` each replace their own token", async () => {
+    @Module({
+      providers: [
+        { provide: "A", useValue: "a" },
+        { provide: "B", useValue: "b" },
+      ],
+    })
+    class AppModule {}
+    const app = new StrataApp(AppModule, {
+      providerOverrides: [
+        { provide: "A", useValue: "A!" },
+        { provide: "B", useValue: "B!" },
+      ],
+    });
+    await app.init();
+    try {
+      expect([app.get("A"), app.get("B")]).toEqual(["A!", "B!"]);
+    } finally {
+      await app.close();
+    }
   });
 
   it("Container.registerProvider accepts `provide`", () => {
