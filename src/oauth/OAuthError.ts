@@ -8,8 +8,12 @@
  * @since 0.1.0
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
+import * as Respondable from "@effect/platform/HttpServerRespondable";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
+import { jsonResponse } from "../core/TextResponse.js";
 
 /**
  * The standard error codes of RFC 6749 (4.1.2.1, 5.2) and OpenID Connect Core (3.1.2.6). An
@@ -52,6 +56,23 @@ export const toOAuthErrorCode = (value: unknown): OAuthErrorCode =>
   typeof value === "string" && knownCodes.has(value) ? (value as OAuthErrorCode) : "other";
 
 /**
+ * An OAuth failure's answer, as the built-in routes give it: its status, and the standard
+ * body plus its stable `error` code (any `@effect/platform` server uses it for a failure that
+ * escapes an app's own route).
+ */
+const respond = (error: {
+  readonly httpStatus: number;
+  readonly publicMessage: string;
+  readonly code: string;
+}): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+  Effect.succeed(
+    jsonResponse(
+      { statusCode: error.httpStatus, message: error.publicMessage, error: error.code },
+      { status: error.httpStatus },
+    ),
+  );
+
+/**
  * The provider name in `/auth/:provider` is not one of the configured providers. 404.
  *
  * @since 0.1.0
@@ -71,6 +92,10 @@ export class UnknownProvider extends Schema.TaggedError<UnknownProvider>(
   /** The public message of the response body. */
   get publicMessage(): string {
     return "Unknown OAuth provider";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
   }
 }
 
@@ -116,6 +141,10 @@ export class InvalidState extends Schema.TaggedError<InvalidState>("strata/oauth
   get publicMessage(): string {
     return "Invalid state";
   }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
+  }
 }
 
 /**
@@ -146,6 +175,10 @@ export class ProviderErrorResponse extends Schema.TaggedError<ProviderErrorRespo
       ? "The provider refused the authorization"
       : `The provider refused the authorization (${this.oauthError})`;
   }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
+  }
 }
 
 /**
@@ -171,6 +204,10 @@ export class CodeRejected extends Schema.TaggedError<CodeRejected>("strata/oauth
   /** The public message of the response body. */
   get publicMessage(): string {
     return "Authorization code rejected";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
   }
 }
 
@@ -201,6 +238,10 @@ export class TokenResponseMalformed extends Schema.TaggedError<TokenResponseMalf
   /** The public message of the response body. */
   get publicMessage(): string {
     return "The provider answered with a malformed token response";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
   }
 }
 
@@ -236,6 +277,10 @@ export class ProviderUnreachable extends Schema.TaggedError<ProviderUnreachable>
   get publicMessage(): string {
     return "The provider is unavailable";
   }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
+  }
 }
 
 /**
@@ -266,6 +311,10 @@ export class ProviderTimeout extends Schema.TaggedError<ProviderTimeout>(
   /** The public message of the response body. */
   get publicMessage(): string {
     return "The provider did not answer in time";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
   }
 }
 
@@ -301,6 +350,10 @@ export class ProfileFetchFailed extends Schema.TaggedError<ProfileFetchFailed>(
   get publicMessage(): string {
     return "Could not fetch the user profile";
   }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
+  }
 }
 
 /**
@@ -324,6 +377,10 @@ export class InvalidRedirect extends Schema.TaggedError<InvalidRedirect>(
   /** The public message of the response body. */
   get publicMessage(): string {
     return "Invalid redirect";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
   }
 }
 
@@ -349,6 +406,10 @@ export class TransactionStoreFull extends Schema.TaggedError<TransactionStoreFul
   /** The public message of the response body. */
   get publicMessage(): string {
     return "Service Unavailable";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return respond(this);
   }
 }
 
