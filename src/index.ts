@@ -46,6 +46,10 @@ export { type JsonResponseOptions, jsonResponse } from "./core/TextResponse.js";
 export { Catch } from "./decorators/Catch.js";
 export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
 export { Controller, type ControllerOptions } from "./decorators/Controller.js";
+export {
+  type CustomParamFactory,
+  createParamDecorator,
+} from "./decorators/createParamDecorator.js";
 export { Inject, type InjectTarget } from "./decorators/Inject.js";
 export {
   Injectable,
@@ -62,7 +66,15 @@ export {
   type ModuleOptions,
   StrataModule,
 } from "./decorators/Module.js";
-export { Body, Headers, Param, Query, Req, Res } from "./decorators/Params.js";
+export {
+  Body,
+  Headers,
+  Param,
+  type ParamArgument,
+  Query,
+  Req,
+  Res,
+} from "./decorators/Params.js";
 export { Header, HttpCode, Redirect } from "./decorators/ResponseDecorators.js";
 export {
   Delete,
@@ -185,7 +197,14 @@ export {
   type VersionValue,
 } from "./pipeline/Versioning.js";
 export { ParseIntPipe } from "./pipes/ParseIntPipe.js";
-export { type ArgumentMetadata, type PipeLike, PipeTransform } from "./pipes/PipeTransform.js";
+export type { ParsePipeOptions } from "./pipes/ParsePipeOptions.js";
+export { ParseUUIDPipe, type ParseUUIDPipeOptions } from "./pipes/ParseUUIDPipe.js";
+export {
+  type ArgumentMetadata,
+  type PipeContext,
+  type PipeLike,
+  PipeTransform,
+} from "./pipes/PipeTransform.js";
 export { ValidationPipe, type ValidationPipeOptions } from "./pipes/ValidationPipe.js";
 export { escapeHtml } from "./sanitize/escapeHtml.js";
 export { sanitizeEmail } from "./sanitize/sanitizeEmail.js";
@@ -194,3 +213,13 @@ export { sanitizeObject } from "./sanitize/sanitizeObject.js";
 export { sanitizeSql } from "./sanitize/sanitizeSql.js";
 export { sanitizeString } from "./sanitize/sanitizeString.js";
 export { sanitizeUrl } from "./sanitize/sanitizeUrl.js";
+export type {
+  ClassTransformOptions,
+  ClassValidatorOptions,
+  ValidationError,
+} from "./pipeline/ClassValidation.js";
+export { DefaultValuePipe } from "./pipes/DefaultValuePipe.js";
+export { type ParseArrayOptions, ParseArrayPipe } from "./pipes/ParseArrayPipe.js";
+export { ParseBoolPipe } from "./pipes/ParseBoolPipe.js";
+export { ParseEnumPipe } from "./pipes/ParseEnumPipe.js";
+export { ParseFloatPipe } from "./pipes/ParseFloatPipe.js";

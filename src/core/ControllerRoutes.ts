@@ -17,7 +17,7 @@ import type { UploadLimits } from "../pipeline/Uploads.js";
 import { isSchema } from "../pipeline/Validation.js";
 import { type VersionedEntry, type VersionValue, versionList } from "../pipeline/Versioning.js";
 import type { ArgumentMetadata, PipeLike, PipeTransform } from "../pipes/PipeTransform.js";
-import { ValidationPipe } from "../pipes/ValidationPipe.js";
+import { isPlainType, ValidationPipe } from "../pipes/ValidationPipe.js";
 import { isHeaderName, isSafeHeaderValue, type ResponseSpec } from "./HandlerResponse.js";
 import { type CompiledParam, type RouteServices, routeHandler } from "./RouteHandler.js";
 import { joinRoutePath } from "./RoutePath.js";
@@ -50,9 +50,34 @@ export interface ControllerHandler extends VersionedEntry<unknown, RouteServices
 const validatesDeclaredType = (ref: EnhancerRef<PipeTransform>): boolean =>
   ref._tag === "Instance" &&
   ref.instance instanceof ValidationPipe &&
-  ref.instance.options.schema === undefined;
+  ref.instance.options.schema === undefined &&
+  ref.instance.options.expectedType === undefined;
 
-const pipeable = new Set<ParamMetadata["source"]>(["body", "query", "param", "file", "files"]);
+/** The arguments global, controller and method pipes run on (NestJS's "pipeable" ones). */
+const pipeable = new Set<ParamMetadata["source"]>([
+  "body",
+  "query",
+  "param",
+  "file",
+  "files",
+  "custom",
+]);
+
+/** The arguments whose declared type says what they must be (a DTO validates them). */
+const declaredBySource = new Set<ParamMetadata["source"]>(["body", "query", "param"]);
+
+/** What a pipe is told an argument's `type` is: NestJS's names, and Strata's for uploads. */
+const argumentType = (source: ParamMetadata["source"]): ArgumentMetadata["type"] =>
+  source === "body" ||
+  source === "query" ||
+  source === "param" ||
+  source === "file" ||
+  source === "files"
+    ? source
+    : "custom";
+
+/** A parameter's TypeScript type that names a DTO: a class, not a primitive's wrapper or `Object`. */
+const isDtoClass = (type: unknown): boolean => typeof type === "function" && !isPlainType(type);
 
 /**
  * Compiles one controller into handlers, once, at startup: paths joined, guards, pipes,
@@ -128,16 +153,28 @@ export const controllerRoutes = (
           route.handler,
         ) ?? []),
       ].sort((a, b) => a.index - b.index);
+      // The parameters' TypeScript types (NestJS's `metatype`), when the compiler emitted them.
+      const designTypes = readMetadata<ReadonlyArray<unknown>>(
+        MetadataKey.paramTypes,
+        prototype,
+        route.handler,
+      );
       const compiledParams: Array<CompiledParam> = [];
       const paramPipes: Array<ReadonlyArray<EnhancerRef<PipeTransform>>> = [];
       for (const meta of params) {
         const own = yield* resolveAll<PipeTransform>(meta.pipes, `a pipe of ${where}`);
+        const designType = designTypes?.[meta.index];
+        const metatype = meta.dtoType ?? designType;
         const argument: ArgumentMetadata = {
-          type: meta.source as ArgumentMetadata["type"],
-          data: meta.name,
-          metatype: meta.dtoType,
+          type: argumentType(meta.source),
+          data: (meta.source === "custom" ? meta.data : meta.name) as string | undefined,
+          metatype,
         };
-        compiledParams.push({ meta, argument });
+        compiledParams.push({
+          meta,
+          argument,
+          dtoType: meta.dtoType ?? (isDtoClass(designType) ? designType : undefined),
+        });
         if (!pipeable.has(meta.source)) {
           paramPipes.push(own);
           continue;
@@ -145,13 +182,33 @@ export const controllerRoutes = (
         const bound = [...globals.pipes, ...classPipes, ...methodPipes];
         const chain = [...bound, ...own];
         const last = chain.findLastIndex(validatesDeclaredType);
+        const declared = meta.dtoType !== undefined || declaredBySource.has(meta.source);
+        let pipes: ReadonlyArray<EnhancerRef<PipeTransform>> = chain;
         if (last !== -1) {
-          paramPipes.push(chain.filter((ref, i) => i === last || !validatesDeclaredType(ref)));
-        } else if (isSchema(meta.dtoType)) {
-          paramPipes.push([...bound, { _tag: "Instance", instance: options.validation }, ...own]);
-        } else {
-          paramPipes.push(chain);
+          pipes = chain.filter((ref, i) => i === last || !validatesDeclaredType(ref));
+        } else if (declared && isSchema(metatype)) {
+          pipes = [...bound, { _tag: "Instance", instance: options.validation }, ...own];
         }
+        if (
+          last !== -1 &&
+          designTypes === undefined &&
+          meta.dtoType === undefined &&
+          declaredBySource.has(meta.source)
+        ) {
+          return yield* new StartupError({
+            message: `${where} has no parameter type metadata ("design:paramtypes"), so the ValidationPipe of its parameter #${meta.index} cannot see the type it is declared with. esbuild (the default transform of vitest, Vite and tsx) never emits it: compile with tsc or swc and "emitDecoratorMetadata" (under vitest, the unplugin-swc plugin: see the README's Testing section), or give the DTO or Schema to the decorator (@Body(CreateCatDto)).`,
+          });
+        }
+        for (const ref of pipes) {
+          if (ref._tag !== "Instance" || !(ref.instance instanceof ValidationPipe)) continue;
+          const problem = ref.instance.prepare(argument);
+          if (problem !== undefined) {
+            return yield* new StartupError({
+              message: `${where}: the ValidationPipe of parameter #${meta.index} cannot validate it: ${problem}`,
+            });
+          }
+        }
+        paramPipes.push(pipes);
       }
       const headerPairs = readMetadata<ReadonlyArray<readonly [string, string]>>(
         MetadataKey.headers,

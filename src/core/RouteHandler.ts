@@ -32,7 +32,7 @@ export type RouteServices =
   | HttpRouter.RouteContext
   | Scope.Scope;
 
-/** A handler parameter, with what its pipes are told about it (pipeable sources only). */
+/** A handler parameter, with what its pipes are told about it. */
 export interface CompiledParam {
   readonly meta: ParamMetadata;
   readonly argument: ArgumentMetadata;
@@ -40,6 +40,8 @@ export interface CompiledParam {
 
 /** Everything a route needs per request, fixed at startup. */
 export interface RoutePlan {
+  /** The DTO it is declared with (given to its decorator, or a class as its type), if any. */
+  readonly dtoType: unknown;
   readonly node: ProviderNode;
   /** The controller instance, or `undefined` when it is request-scoped. */
   readonly singleton: unknown;
@@ -73,7 +75,7 @@ const rawValue = (meta: ParamMetadata, execution: HttpExecution): unknown => {
     case "headers":
       return meta.name === undefined ? execution.headers : execution.headers[meta.name];
     case "body":
-      return execution.body;
+      return meta.name === undefined ? execution.body : ownProperty(execution.body, meta.name);
     case "req":
       return execution;
     case "res":
@@ -90,9 +92,28 @@ const rawValue = (meta: ParamMetadata, execution: HttpExecution): unknown => {
 };
 
 const unresolved: Enhancers = { guards: [], interceptors: [], filters: [], pipes: [] };
+    case "custom":
+      return customValue(meta, execution);
 
 /**
  * The per-request Effect of one classic route, assembled at startup from the steps its
+/** `@Body("key")`: the body's own property (never one of `Object.prototype`'s), else undefined. */
+const ownProperty = (body: unknown, key: string): unknown =>
+  typeof body === "object" && body !== null && Object.hasOwn(body, key)
+    ? (body as Record<string, unknown>)[key]
+    : undefined;
+
+/** A `createParamDecorator` parameter: its factory's value, or an Effect when it is async or throws. */
+const customValue = (meta: ParamMetadata, execution: HttpExecution): unknown => {
+  let value: unknown;
+  try {
+    value = (meta.factory as NonNullable<ParamMetadata["factory"]>)(meta.data, execution);
+  } catch (error) {
+    return Effect.fail(error);
+  }
+  return isAsync(value) ? fromResult(value) : value;
+};
+
  * decorators ask for, each an Effect combinator around the next:
  *
  * filters ( body ( guards ( upload ( interceptors ( pipes + handler ) ) ) ) )
@@ -115,9 +136,11 @@ export const routeHandler = (
     !isUpload &&
     (hasGuards ||
       hasInterceptors ||
-      params.some((p) => p.meta.source === "body" || p.meta.source === "req"));
+      params.some(
+        (p) => p.meta.source === "body" || p.meta.source === "req" || p.meta.source === "custom",
+      ));
   const takesResponse = params.some((p) => p.meta.source === "res");
-  const dtoType = params.find((p) => p.meta.source === "body")?.meta.dtoType;
+  const dtoType = params.find((p) => p.meta.source === "body")?.dtoType;
   const arity = params.length === 0 ? 0 : params[params.length - 1].meta.index + 1;
 
   const call = (controller: unknown, args: ReadonlyArray<unknown>): unknown => {
@@ -130,32 +153,42 @@ export const routeHandler = (
     }
   };
 
-  /** Pipes every argument and calls the handler: its result, or an Effect of it. */
-  const invokeOn = (controller: unknown, execution: HttpExecution): unknown => {
-    const args = new Array<unknown>(arity);
+  /**
+   * Pipes the arguments from `from` on and calls the handler: its result, or an Effect of it.
+   * One argument at a time: the next waits for an asynchronous one, so the argument a pipe reads
+   * from its context (`execution.argument`) stays its own until its last pipe has answered.
+   */
+  const argumentsFrom = (
+    from: number,
+    controller: unknown,
+    execution: HttpExecution,
+    args: Array<unknown>,
+  ): unknown => {
     const pipes = execution.enhancers.pipes;
-    let pending: Array<Effect.Effect<void, unknown>> | undefined;
-    for (let i = 0; i < params.length; i++) {
+    for (let i = from; i < params.length; i++) {
       const { meta, argument } = params[i];
       const raw = rawValue(meta, execution);
       const list = pipes[i];
-      const piped = list.length === 0 ? raw : applyPipes(raw, list, execution, argument);
+      let piped = raw;
+      if (list.length > 0) {
+        execution.argument = argument;
+        piped =
+          meta.source === "custom" && Effect.isEffect(raw)
+            ? Effect.flatMap(raw as Effect.Effect<unknown, unknown>, (value) =>
+                fromResult(applyPipes(value, list, execution, argument)),
+              )
+            : applyPipes(raw, list, execution, argument);
+      }
       if (!Effect.isEffect(piped)) {
         args[meta.index] = piped;
         continue;
       }
-      pending ??= [];
-      pending.push(
-        Effect.map(piped as Effect.Effect<unknown, unknown>, (value) => {
-          args[meta.index] = value;
-        }),
-      );
+      return Effect.flatMap(piped as Effect.Effect<unknown, unknown>, (value) => {
+        args[meta.index] = value;
+        return fromResult(argumentsFrom(i + 1, controller, execution, args));
+      });
     }
-    return pending === undefined
-      ? call(controller, args)
-      : Effect.flatMap(Effect.all(pending, { discard: true }), () =>
-          fromResult(call(controller, args)),
-        );
+    return call(controller, args);
   };
 
   const singleton = plan.singleton;
@@ -171,6 +204,10 @@ export const routeHandler = (
     const response = handlerResponse(value, spec);
     const extra = execution.responseIfCreated;
     if (extra === undefined || extra.sent) return response;
+  /** Pipes every argument and calls the handler: its result, or an Effect of it. */
+  const invokeOn = (controller: unknown, execution: HttpExecution): unknown =>
+    argumentsFrom(0, controller, execution, new Array<unknown>(arity));
+
     const headers = extra.getHeaders();
     return Object.keys(headers).length === 0
       ? response

@@ -1,75 +1,117 @@
+import type { Type } from "../di/Token.js";
+import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
 import type { DtoSchema } from "../pipeline/Validation.js";
 import type { PipeLike } from "../pipes/PipeTransform.js";
 import { appendMetadata, MetadataKey } from "./metadata.js";
 
-/** Where a handler argument comes from. */
-export type ParamSource = "body" | "param" | "query" | "headers" | "req" | "res" | "file" | "files";
+/** Where a handler argument comes from (`custom`: a decorator made with `createParamDecorator`). */
+export type ParamSource =
+  | "body"
+  | "param"
+  | "query"
+  | "headers"
+  | "req"
+  | "res"
+  | "file"
+  | "files"
+  | "custom";
 
 /** A handler parameter recorded by a parameter decorator. */
 export interface ParamMetadata {
   readonly index: number;
   readonly source: ParamSource;
+  /** The key read (`@Body("name")`, `@Param("id")`, a header or a file field), if any. */
   readonly name?: string;
   readonly pipes: ReadonlyArray<PipeLike>;
-  /** The declared DTO or Schema of the argument (validated when it is a Schema). */
+  /** The DTO or Schema given to the decorator (it wins over the parameter's TypeScript type). */
   readonly dtoType?: unknown;
+  /** `custom` only: computes the argument from the decorator's `data` and the request. */
+  readonly factory?: (data: unknown, context: ExecutionContext) => unknown;
+  /** `custom` only: the argument given to the decorator. */
+  readonly data?: unknown;
 }
 
-/** Records a handler parameter; the building block of every parameter decorator. */
-export const param =
-  (
-    source: ParamSource,
-    name?: string,
-    pipes: ReadonlyArray<PipeLike> = [],
-    dtoType?: unknown,
-  ): ParameterDecorator =>
+/** Records a parameter's metadata; refuses constructor parameters (`label` names the decorator). */
+export const recordParam =
+  (label: string, metadata: Omit<ParamMetadata, "index">): ParameterDecorator =>
   (target, handler, index) => {
     if (handler === undefined) {
       throw new Error(
-        `@${source}() decorates handler parameters, not constructor parameters: use @Inject() there`,
+        `${label} decorates handler parameters, not constructor parameters: use @Inject() there`,
       );
     }
-    const metadata: ParamMetadata = { index, source, name, pipes, dtoType };
-    appendMetadata(MetadataKey.params, metadata, target, handler);
+    appendMetadata(MetadataKey.params, { ...metadata, index }, target, handler);
   };
 
-const isPipe = (u: unknown): u is PipeLike =>
+/** Records a handler parameter; the building block of every parameter decorator. */
+export const param = (
+  source: ParamSource,
+  name?: string,
+  pipes: ReadonlyArray<PipeLike> = [],
+  dtoType?: unknown,
+): ParameterDecorator => recordParam(`@${source}()`, { source, name, pipes, dtoType });
+
+/** `true` for a pipe instance or a pipe class (one with a `transform` method), as NestJS tells them. */
+export const isPipe = (u: unknown): u is PipeLike =>
   (typeof u === "object" &&
     u !== null &&
     typeof (u as { transform?: unknown }).transform === "function") ||
   (typeof u === "function" &&
     typeof (u.prototype as { transform?: unknown } | undefined)?.transform === "function");
 
-/** Splits decorator arguments into pipes and the (single) Schema among them. */
-const pipesAndSchema = (
+/** What `@Body`, `@Query` and `@Param` take besides a key: pipes, and one DTO (a Schema or a class). */
+export type ParamArgument = PipeLike | DtoSchema | Type<unknown>;
+
+/** Splits decorator arguments into pipes and the (single) DTO among them. */
+const pipesAndDto = (
   decorator: string,
-  args: ReadonlyArray<PipeLike | DtoSchema | undefined>,
-): { readonly pipes: ReadonlyArray<PipeLike>; readonly schema?: DtoSchema } => {
+  args: ReadonlyArray<ParamArgument | undefined>,
+): { readonly pipes: ReadonlyArray<PipeLike>; readonly dto?: unknown } => {
   const pipes: Array<PipeLike> = [];
-  let schema: DtoSchema | undefined;
+  let dto: unknown;
   for (const arg of args) {
     if (arg === undefined) continue;
     if (isPipe(arg)) pipes.push(arg);
-    else if (schema === undefined) schema = arg;
-    else throw new Error(`@${decorator}() takes at most one Schema`);
+    else if (dto === undefined) dto = arg;
+    else throw new Error(`@${decorator}() takes at most one Schema or DTO class`);
   }
-  return { pipes, schema };
+  return { pipes, dto };
+};
+
+/** `@Body`, `@Query`, `@Param`: a key (a string first), then pipes and at most one DTO. */
+const keyed = (
+  source: "body" | "param" | "query",
+  decorator: string,
+  first: string | ParamArgument | undefined,
+  args: ReadonlyArray<ParamArgument>,
+): ParameterDecorator => {
+  const key = typeof first === "string" ? first : undefined;
+  const { pipes, dto } = pipesAndDto(
+    decorator,
+    typeof first === "string" ? args : [first, ...args],
+  );
+  return param(source, key, pipes, dto);
 };
 
 /**
- * The request body (decoded by its `Content-Type`), optionally through pipes. With a DTO
- * (a `Schema.Class` or any Schema) the body is validated against it and the decoded value
- * passed (400 `Validation failed` with one line per field otherwise); the DTO is also the
- * request's `dtoType`. On an upload route the body is the multipart form's text fields.
+ * The request body (decoded by its `Content-Type`), or one property of it with a key
+ * (`@Body("name")`, as in NestJS: `undefined` when the body has no such own property),
+ * optionally through pipes. With a DTO (a `Schema.Class` or any Schema, given here or as the
+ * parameter's type: `@Body() dto: CreateUserDto`) the body is validated against it and the
+ * decoded value passed (400 `Validation failed` with one line per field otherwise); a
+ * class-validator DTO is validated by a `ValidationPipe`. On an upload route the body is the
+ * multipart form's text fields.
+ *
+ * @example
+ * create(@Body() dto: CreateCatDto, @Body("name") name: string) {}
  *
  * @since 0.1.0
  * @category decorators
  */
 export const Body = (
-  dto?: DtoSchema | PipeLike | Function,
-  ...pipes: ReadonlyArray<PipeLike>
-): ParameterDecorator =>
-  isPipe(dto) ? param("body", undefined, [dto, ...pipes]) : param("body", undefined, pipes, dto);
+  key?: string | ParamArgument,
+  ...pipes: ReadonlyArray<ParamArgument>
+): ParameterDecorator => keyed("body", "Body", key, pipes);
 
 /**
  * A path parameter by name (or all of them, without a name), optionally through pipes. A
@@ -80,9 +122,9 @@ export const Body = (
  * @category decorators
  */
 export const Param = (
-  name?: string | DtoSchema,
-  ...pipes: ReadonlyArray<PipeLike | DtoSchema>
-): ParameterDecorator => named("param", "Param", name, pipes);
+  name?: string | ParamArgument,
+  ...pipes: ReadonlyArray<ParamArgument>
+): ParameterDecorator => keyed("param", "Param", name, pipes);
 
 /**
  * One query parameter by name (or all of them as an object, without a name), optionally
@@ -92,23 +134,10 @@ export const Param = (
  * @category decorators
  */
 export const Query = (
-  name?: string | DtoSchema,
-  ...pipes: ReadonlyArray<PipeLike | DtoSchema>
-): ParameterDecorator => named("query", "Query", name, pipes);
+  name?: string | ParamArgument,
+  ...pipes: ReadonlyArray<ParamArgument>
+): ParameterDecorator => keyed("query", "Query", name, pipes);
 
-const named = (
-  source: "param" | "query",
-  decorator: string,
-  name: string | DtoSchema | undefined,
-  args: ReadonlyArray<PipeLike | DtoSchema>,
-): ParameterDecorator => {
-  const key = typeof name === "string" ? name : undefined;
-  const { pipes, schema } = pipesAndSchema(
-    decorator,
-    typeof name === "string" ? args : [name, ...args],
-  );
-  return param(source, key, pipes, schema);
-};
 /** One request header by name (case-insensitive), or all of them. @since 0.1.0 @category decorators */
 export const Headers = (name?: string): ParameterDecorator => param("headers", name?.toLowerCase());
 

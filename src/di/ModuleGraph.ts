@@ -253,6 +253,11 @@ export const compileModuleGraph = (
       const token = isProviderRecord(entry) ? providerToken(entry) : entry;
       const kind = ENHANCER_TOKENS.get(token);
       if (kind !== undefined && isProviderRecord(entry)) {
+        if ("useValue" in entry && (entry.useValue === undefined || entry.useValue === null)) {
+          throw new StartupError({
+            message: `${String(token)} in ${node.path} has useValue ${String(entry.useValue)} (a circular import between files?): give the instance, or useClass.`,
+          });
+        }
         // Each APP_* provider is its own provider, under a token no one else can ask for.
         const pending = pendingProvider(entry, node);
         const label = `${String(token)} (${enhancerName(entry)})`;
@@ -522,8 +527,8 @@ const enhancerName = (provider: Provider<unknown>): string =>
   provider.useClass?.name ??
   (provider.useExisting !== undefined
     ? tokenName(provider.useExisting)
-    : "useValue" in provider && provider.useValue !== undefined
-      ? ((provider.useValue as object).constructor?.name ?? "value")
+    : "useValue" in provider
+      ? (((provider.useValue ?? {}) as object).constructor?.name ?? "value")
       : "factory");
 
 /** Constructs `cls` from its dependencies' instances: constructor arguments, then `@Inject()` properties. */

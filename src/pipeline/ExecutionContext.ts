@@ -19,7 +19,8 @@ export interface HttpArgumentsHost {
 }
 
 /**
- * What an exception filter receives besides the exception.
+ * What an exception filter receives besides the exception (and what guards, interceptors and
+ * custom parameter decorators get, as an {@link ExecutionContext}).
  *
  * @since 0.1.0
  * @category pipeline
@@ -28,6 +29,10 @@ export interface ArgumentsHost {
   switchToHttp(): HttpArgumentsHost;
   /** Always `"http"`: the only transport Strata serves. */
   getType(): "http";
+  /** The handler's arguments as NestJS's HTTP adapters list them: `[request, response]`. */
+  getArgs(): [RequestContext, StrataResponse];
+  /** One of {@link getArgs}: 0 the request, 1 the response (else `undefined`). */
+  getArgByIndex<T = RequestContext | StrataResponse>(index: number): T;
 }
 
 /**

@@ -679,6 +679,13 @@ describe("APP_GUARD, APP_INTERCEPTOR, APP_PIPE, APP_FILTER", () => {
     expect(error.message).toContain("parameter #0 (ApiKeys) of APP_GUARD (ApiKeyGuard)");
   });
 
+  it("an APP_PIPE whose useValue is undefined fails the start instead of every request", async () => {
+    @Module({ imports: [ThingsModule], providers: [{ provide: APP_PIPE, useValue: undefined }] })
+    class BadModule {}
+    const error = await failedStart(BadModule);
+    expect(error.message).toContain("APP_PIPE in BadModule has useValue undefined");
+  });
+
   it("a request-scoped APP_GUARD is made once per request", async () => {
     const seen: Array<unknown> = [];
     @Injectable({ scope: Scope.REQUEST })

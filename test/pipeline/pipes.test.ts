@@ -263,12 +263,12 @@ describe("pipes", () => {
     });
   });
 
-  it("tells pipes which argument they transform", async () => {
+  it("tells pipes which argument they transform (metatype: the DTO, else the parameter's TypeScript type)", async () => {
     seen.length = 0;
     await request(app, "POST", "/pipes/metadata/5", { body: { count: "1" } });
     expect(seen).toEqual([
-      { type: "param", data: "id", metatype: undefined },
-      { type: "query", data: undefined, metatype: undefined },
+      { type: "param", data: "id", metatype: String },
+      { type: "query", data: undefined, metatype: Object },
       { type: "body", data: undefined, metatype: Counted },
     ]);
   });

@@ -4,8 +4,12 @@ import { makeRequestStore, type RequestStore } from "../../di/RequestStore.js";
 import type { RequestContext, RequestUser } from "../../http/RequestContext.js";
 import { StrataResponse } from "../../http/StrataResponse.js";
 import type { UploadedFile } from "../../http/UploadedFile.js";
+import type { ArgumentMetadata, PipeContext } from "../../pipes/PipeTransform.js";
 import type { ExecutionContext, HttpArgumentsHost } from "../ExecutionContext.js";
 import type { Enhancers } from "./enhancers.js";
+
+/** Until a pipe runs, the request is not about any argument. */
+const noArgument: ArgumentMetadata = { type: "custom" };
 
 /** The controller class and handler method a route runs. */
 export interface RouteTarget {
@@ -15,11 +19,11 @@ export interface RouteTarget {
 
 /**
  * One request as classic code sees it: the {@link RequestContext} (what `@Req()` injects),
- * the {@link ExecutionContext} guards and interceptors get and the `ArgumentsHost` filters
- * get, all one object so a `user` set by a guard is the handler's. The response is created
- * only when something asks for it.
+ * the {@link ExecutionContext} guards and interceptors get, the `ArgumentsHost` filters get
+ * and the {@link PipeContext} pipes get, all one object so a `user` set by a guard is the
+ * handler's. The response is created only when something asks for it.
  */
-export class HttpExecution implements ExecutionContext, HttpArgumentsHost {
+export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeContext {
   readonly method: string;
   readonly url: string;
   readonly headers: RequestContext["headers"];
@@ -30,6 +34,8 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost {
   enhancers: Enhancers;
   private response: StrataResponse | undefined;
   private store: RequestStore | undefined;
+  /** The argument whose pipes are running (a pipe's `context.type`, `.data`, `.metatype`). */
+  argument: ArgumentMetadata = noArgument;
 
   constructor(
     readonly req: HttpServerRequest.HttpServerRequest,
@@ -49,6 +55,18 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost {
 
   switchToHttp(): HttpArgumentsHost {
     return this;
+  get type(): ArgumentMetadata["type"] {
+    return this.argument.type;
+  }
+
+  get data(): string | undefined {
+    return this.argument.data;
+  }
+
+  get metatype(): unknown {
+    return this.argument.metatype;
+  }
+
   }
 
   getType(): "http" {
@@ -57,6 +75,14 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost {
 
   getClass(): Function {
     return this.target.controller;
+  getArgs(): [RequestContext, StrataResponse] {
+    return [this, this.getResponse()];
+  }
+
+  getArgByIndex<T>(index: number): T {
+    return (index === 0 ? this : index === 1 ? this.getResponse() : undefined) as T;
+  }
+
   }
 
   getHandler(): Function {

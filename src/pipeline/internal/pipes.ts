@@ -1,8 +1,7 @@
 import * as Effect from "effect/Effect";
 import { isObservable } from "../../core/ObservableResult.js";
 import { fromResult, isThenable } from "../../core/UserCode.js";
-import type { RequestContext } from "../../http/RequestContext.js";
-import type { ArgumentMetadata, PipeTransform } from "../../pipes/PipeTransform.js";
+import type { ArgumentMetadata, PipeContext, PipeTransform } from "../../pipes/PipeTransform.js";
 
 /** `true` for a result that needs awaiting: a Promise, an Effect or an rxjs Observable. */
 export const isAsync = (value: unknown): boolean =>
@@ -15,7 +14,7 @@ export const isAsync = (value: unknown): boolean =>
 export const applyPipes = (
   value: unknown,
   pipes: ReadonlyArray<PipeTransform>,
-  context: RequestContext,
+  context: PipeContext,
   metadata: ArgumentMetadata,
   from = 0,
 ): unknown => {
