@@ -170,6 +170,11 @@ export {
 export { type CustomDecorator, SetMetadata } from "./nest/SetMetadata.js";
 export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./nest/tokens.js";
 export type { CanActivate, GuardLike } from "./pipeline/CanActivate.js";
+export type {
+  ClassTransformOptions,
+  ClassValidatorOptions,
+  ValidationError,
+} from "./pipeline/ClassValidation.js";
 export type { ExceptionFilter, FilterLike } from "./pipeline/ExceptionFilter.js";
 export type {
   ArgumentsHost,
@@ -196,6 +201,11 @@ export {
   VersioningType,
   type VersionValue,
 } from "./pipeline/Versioning.js";
+export { DefaultValuePipe } from "./pipes/DefaultValuePipe.js";
+export { type ParseArrayOptions, ParseArrayPipe } from "./pipes/ParseArrayPipe.js";
+export { ParseBoolPipe } from "./pipes/ParseBoolPipe.js";
+export { ParseEnumPipe } from "./pipes/ParseEnumPipe.js";
+export { ParseFloatPipe } from "./pipes/ParseFloatPipe.js";
 export { ParseIntPipe } from "./pipes/ParseIntPipe.js";
 export type { ParsePipeOptions } from "./pipes/ParsePipeOptions.js";
 export { ParseUUIDPipe, type ParseUUIDPipeOptions } from "./pipes/ParseUUIDPipe.js";
@@ -213,13 +223,3 @@ export { sanitizeObject } from "./sanitize/sanitizeObject.js";
 export { sanitizeSql } from "./sanitize/sanitizeSql.js";
 export { sanitizeString } from "./sanitize/sanitizeString.js";
 export { sanitizeUrl } from "./sanitize/sanitizeUrl.js";
-export type {
-  ClassTransformOptions,
-  ClassValidatorOptions,
-  ValidationError,
-} from "./pipeline/ClassValidation.js";
-export { DefaultValuePipe } from "./pipes/DefaultValuePipe.js";
-export { type ParseArrayOptions, ParseArrayPipe } from "./pipes/ParseArrayPipe.js";
-export { ParseBoolPipe } from "./pipes/ParseBoolPipe.js";
-export { ParseEnumPipe } from "./pipes/ParseEnumPipe.js";
-export { ParseFloatPipe } from "./pipes/ParseFloatPipe.js";

@@ -36,12 +36,12 @@ export type RouteServices =
 export interface CompiledParam {
   readonly meta: ParamMetadata;
   readonly argument: ArgumentMetadata;
+  /** The DTO it is declared with (given to its decorator, or a class as its type), if any. */
+  readonly dtoType: unknown;
 }
 
 /** Everything a route needs per request, fixed at startup. */
 export interface RoutePlan {
-  /** The DTO it is declared with (given to its decorator, or a class as its type), if any. */
-  readonly dtoType: unknown;
   readonly node: ProviderNode;
   /** The controller instance, or `undefined` when it is request-scoped. */
   readonly singleton: unknown;
@@ -88,15 +88,11 @@ const rawValue = (meta: ParamMetadata, execution: HttpExecution): unknown => {
       return meta.name === undefined
         ? (execution.files ?? [])
         : (execution.files ?? []).filter((file) => file.fieldname === meta.name);
+    case "custom":
+      return customValue(meta, execution);
   }
 };
 
-const unresolved: Enhancers = { guards: [], interceptors: [], filters: [], pipes: [] };
-    case "custom":
-      return customValue(meta, execution);
-
-/**
- * The per-request Effect of one classic route, assembled at startup from the steps its
 /** `@Body("key")`: the body's own property (never one of `Object.prototype`'s), else undefined. */
 const ownProperty = (body: unknown, key: string): unknown =>
   typeof body === "object" && body !== null && Object.hasOwn(body, key)
@@ -114,6 +110,10 @@ const customValue = (meta: ParamMetadata, execution: HttpExecution): unknown => 
   return isAsync(value) ? fromResult(value) : value;
 };
 
+const unresolved: Enhancers = { guards: [], interceptors: [], filters: [], pipes: [] };
+
+/**
+ * The per-request Effect of one classic route, assembled at startup from the steps its
  * decorators ask for, each an Effect combinator around the next:
  *
  * filters ( body ( guards ( upload ( interceptors ( pipes + handler ) ) ) ) )
@@ -191,6 +191,10 @@ export const routeHandler = (
     return call(controller, args);
   };
 
+  /** Pipes every argument and calls the handler: its result, or an Effect of it. */
+  const invokeOn = (controller: unknown, execution: HttpExecution): unknown =>
+    argumentsFrom(0, controller, execution, new Array<unknown>(arity));
+
   const singleton = plan.singleton;
   const invoke =
     singleton !== undefined
@@ -204,10 +208,6 @@ export const routeHandler = (
     const response = handlerResponse(value, spec);
     const extra = execution.responseIfCreated;
     if (extra === undefined || extra.sent) return response;
-  /** Pipes every argument and calls the handler: its result, or an Effect of it. */
-  const invokeOn = (controller: unknown, execution: HttpExecution): unknown =>
-    argumentsFrom(0, controller, execution, new Array<unknown>(arity));
-
     const headers = extra.getHeaders();
     return Object.keys(headers).length === 0
       ? response

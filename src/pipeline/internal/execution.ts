@@ -32,10 +32,10 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
   files?: ReadonlyArray<UploadedFile>;
   /** The guards, interceptors, filters and pipes of this request's route. */
   enhancers: Enhancers;
-  private response: StrataResponse | undefined;
-  private store: RequestStore | undefined;
   /** The argument whose pipes are running (a pipe's `context.type`, `.data`, `.metatype`). */
   argument: ArgumentMetadata = noArgument;
+  private response: StrataResponse | undefined;
+  private store: RequestStore | undefined;
 
   constructor(
     readonly req: HttpServerRequest.HttpServerRequest,
@@ -53,8 +53,6 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
     this.enhancers = enhancers;
   }
 
-  switchToHttp(): HttpArgumentsHost {
-    return this;
   get type(): ArgumentMetadata["type"] {
     return this.argument.type;
   }
@@ -67,14 +65,14 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
     return this.argument.metatype;
   }
 
+  switchToHttp(): HttpArgumentsHost {
+    return this;
   }
 
   getType(): "http" {
     return "http";
   }
 
-  getClass(): Function {
-    return this.target.controller;
   getArgs(): [RequestContext, StrataResponse] {
     return [this, this.getResponse()];
   }
@@ -83,6 +81,8 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
     return (index === 0 ? this : index === 1 ? this.getResponse() : undefined) as T;
   }
 
+  getClass(): Function {
+    return this.target.controller;
   }
 
   getHandler(): Function {
