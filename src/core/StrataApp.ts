@@ -1,6 +1,7 @@
-import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import type * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServer from "@effect/platform/HttpServer";
 import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as ExecutionStrategy from "effect/ExecutionStrategy";
 import * as Exit from "effect/Exit";
@@ -8,35 +9,27 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as Scope from "effect/Scope";
 import type { DynamicModule } from "../decorators/Module.js";
-import { Injector, injectorLayer, makeInjector } from "../di/Injector.js";
-import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
+import type { Injector } from "../di/Injector.js";
 import type { Provider } from "../di/Provider.js";
-import { StartupError } from "../di/StartupError.js";
+import type { StartupError } from "../di/StartupError.js";
 import { type InjectionToken, type Type, tokenName } from "../di/Token.js";
-import * as Health from "../lifecycle/Health.js";
+import type * as Health from "../lifecycle/Health.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
-import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
 import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
-import * as Middleware from "../middleware/Middleware.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { InterceptorLike } from "../pipeline/Interceptor.js";
 import type { VersioningOptions } from "../pipeline/Versioning.js";
 import type { PipeLike } from "../pipes/PipeTransform.js";
-import {
-  appRoutes,
-  type CompiledRoute,
-  type PipelineOptions,
-  type RouteInfo,
-} from "./AppRoutes.js";
-import type { ServeOptions } from "./StrataServer.js";
-import * as NodeServer from "./server/NodeServer.js";
-import { makeRouter, serveRouter } from "./server/ServeRouter.js";
+import { type AppParts, appLayer, mountLayer, type PreparedApp, prepareApp } from "./AppLayer.js";
+import type { PipelineOptions, RouteInfo } from "./AppRoutes.js";
+import type { AppServing } from "./AppServing.js";
+import { layerNode, type ServeOptions, serve } from "./StrataServer.js";
 
 /**
  * Options of a {@link StrataApp}.
@@ -91,77 +84,7 @@ export interface ShutdownOptions {
 /** The modules an app is made from: a `@Module` class or a dynamic module. @since 0.1.0 @category app */
 export type RootModule = Type<unknown> | DynamicModule;
 
-const compile = (
-  root: RootModule,
-  options: StrataAppOptions,
-): Effect.Effect<ModuleGraph, StartupError> =>
-  Effect.try({
-    try: () =>
-      compileModuleGraph(root, new Map(options.providerOverrides?.map((p) => [p.token, p]))),
-    catch: (error) =>
-      error instanceof StartupError
-        ? error
-        : new StartupError({ message: String(error), cause: error }),
-  });
-
-/** The routes of every controller of the graph, compiled against a built injector. */
-const routesOf = (graph: ModuleGraph, options: StrataAppOptions) =>
-  Effect.flatMap(Injector, (injector) =>
-    Effect.zipWith(
-      appRoutes(graph.controllers, injector, options),
-      contributedRoutes(graph, injector),
-      (own, contributed) => [...own, ...contributed],
-    ),
-  );
-
-// Routes contributed by modules ------------------------------------------------------------
-
-/**
- * The token under which a module may provide a {@link RouteContributor}: routes that are not
- * controllers (for instance `strata/oauth`'s built-in routes). Every provider registered under
- * it, in any module of the graph, adds its routes to the app.
- *
- * @since 0.1.0
- * @category app
- */
-export const ROUTE_CONTRIBUTOR: unique symbol = Symbol.for("strata/RouteContributor");
-
-/**
- * Adds routes to an app, once, at startup, with the app's built {@link Injector} (so it can
- * resolve classes registered anywhere in the graph).
- *
- * @since 0.1.0
- * @category app
- */
-export type RouteContributor = (
-  injector: Injector,
-) => Effect.Effect<ReadonlyArray<CompiledRoute>, StartupError>;
-
-const contributedRoutes = (graph: ModuleGraph, injector: Injector) =>
-  Effect.map(
-    Effect.forEach(
-      graph.providers.filter((node) => node.token === ROUTE_CONTRIBUTOR),
-      (node) =>
-        Effect.flatMap(
-          Effect.mapError(
-            injector.instance(node, undefined),
-            (cause) =>
-              new StartupError({
-                message: `Cannot create the routes of ${node.module.path}`,
-                cause,
-              }),
-          ),
-          (contributor) => (contributor as RouteContributor)(injector),
-        ),
-    ),
-    (lists) => lists.flat(),
-  );
-
-/** Adds the compiled routes to the `HttpLayerRouter` in context. */
-const routesLayer = (graph: ModuleGraph, options: StrataAppOptions) =>
-  HttpLayerRouter.addAll(
-    Effect.map(routesOf(graph, options), (routes) => routes.map((r) => r.route)),
-  ) as Layer.Layer<never, StartupError, HttpLayerRouter.HttpRouter | Injector>;
+export { ROUTE_CONTRIBUTOR, type RouteContributor } from "./AppLayer.js";
 
 const rethrow = (cause: Cause.Cause<unknown>): never => {
   throw Cause.squash(cause);
@@ -180,19 +103,27 @@ const rethrow = (cause: Cause.Cause<unknown>): never => {
  */
 export class StrataApp {
   /**
-   * The Effect face of an app: a Layer that builds its providers (the {@link Injector}) and
-   * adds its controllers' routes to the `HttpLayerRouter`. Merge it with your own routes and
-   * hand it to `StrataServer.serve`.
+   * The Effect face of an app, the whole of it: a Layer that builds its providers (the
+   * {@link Injector}; `onModuleInit` runs as it is built, the shutdown handlers then
+   * `onModuleDestroy` as its scope closes) and adds its controllers' routes and the health probes
+   * to the `HttpLayerRouter`, with the global guards, pipes, interceptors and filters of
+   * `options`. Its app-wide middleware (`globalMiddleware`, `middleware`), `tracing`, `logger` and
+   * readiness on shutdown reach the server through {@link AppServing}: merged with your own
+   * routes and served with `StrataServer.serve` on `StrataServer.layerNode`, it is the app
+   * `listen` serves. Give `routerConfig` to `serve` as well; the drain deadline is
+   * `layerNode`'s `shutdownTimeout`, and signals are the runtime's (`NodeRuntime.runMain`).
+   *
+   * @example
+   * const Main = StrataServer.serve(
+   *   Layer.mergeAll(StrataApp.layer(AppModule, { globalMiddleware: [CorsMiddleware] }), MyRoutes),
+   * ).pipe(Layer.provide(StrataServer.layerNode({ port: 3000 })));
+   * NodeRuntime.runMain(Layer.launch(Main));
    */
   static layer(
     rootModule: RootModule,
     options: StrataAppOptions = {},
-  ): Layer.Layer<Injector, StartupError, HttpLayerRouter.HttpRouter> {
-    return Layer.unwrapEffect(
-      Effect.map(compile(rootModule, options), (graph) =>
-        Layer.provideMerge(routesLayer(graph, options), injectorLayer(graph)),
-      ),
-    );
+  ): Layer.Layer<Injector | AppServing, StartupError, HttpLayerRouter.HttpRouter> {
+    return appLayer(rootModule, options);
   }
 
   /** The app-wide middleware; `app.use(...)` registers here. */
@@ -203,13 +134,18 @@ export class StrataApp {
   readonly healthCheckManager = new HealthCheckManager(this.shutdownManager);
 
   private scope: Scope.CloseableScope | undefined;
-  private injector: Injector | undefined;
+  private prepared: PreparedApp | undefined;
   private server: HttpServer.HttpServer | undefined;
-  private compiledRoutes: ReadonlyArray<CompiledRoute> = [];
   private pipeline: PipelineOptions = {};
   private closing: Promise<void> | undefined;
   private signal: string | undefined;
   private stopListeningForSignals: (() => void) | undefined;
+  private readonly parts: AppParts = {
+    shutdownManager: this.shutdownManager,
+    healthCheckManager: this.healthCheckManager,
+    middlewareManager: this.middlewareManager,
+    signal: () => this.signal,
+  };
 
   constructor(
     readonly rootModule: RootModule,
@@ -228,65 +164,56 @@ export class StrataApp {
     );
   }
 
-  /** Compiles the module graph and builds every singleton (running `onModuleInit`), without listening. */
+  /** The options with what `useGlobalGuards(...)` and the like added. */
+  private get appOptions(): StrataAppOptions {
+    return { ...this.options, ...this.pipeline };
+  }
+
+  /**
+   * Compiles the module graph, builds every singleton (running `onModuleInit`) and compiles the
+   * routes, without listening: the first half of the app's Layer (see {@link StrataApp.layer}).
+   */
   async init(): Promise<this> {
-    if (this.injector !== undefined) return this;
-    this.shutdownManager.setShuttingDown(false);
+    if (this.prepared !== undefined) return this;
     const scope = Effect.runSync(Scope.make());
     const exit = await this.run(
-      Effect.gen(this, function* () {
-        // The app's managers are what `OperationsModule` provides; the user's overrides win.
-        const graph = yield* compile(this.rootModule, {
-          ...this.options,
-          providerOverrides: [
-            { token: ShutdownManager, useValue: this.shutdownManager },
-            { token: HealthCheckManager, useValue: this.healthCheckManager },
-            ...(this.options.providerOverrides ?? []),
-          ],
-        });
-        const injector = yield* Scope.extend(makeInjector(graph), scope);
-        // Closed after the server has drained (added later), before onModuleDestroy (earlier).
-        yield* Scope.addFinalizer(
-          scope,
-          Effect.suspend(() =>
-            this.shutdownManager.run(this.signal, this.options.shutdown?.timeout),
-          ),
-        );
-        const routes = yield* Effect.provideService(
-          routesOf(graph, { ...this.options, ...this.pipeline }),
-          Injector,
-          injector,
-        );
-        return { injector, routes };
-      }),
+      Scope.extend(prepareApp(this.rootModule, this.appOptions, this.parts), scope),
     );
     if (Exit.isFailure(exit)) {
       await this.run(Scope.close(scope, exit));
       return rethrow(exit.cause);
     }
     this.scope = scope;
-    this.injector = exit.value.injector;
-    this.compiledRoutes = exit.value.routes;
+    this.prepared = exit.value;
     return this;
   }
 
   /**
-   * Starts the HTTP server on `port` (0 picks a free port; see {@link StrataApp.getUrl}):
-   * builds the middleware, adds the health probes, opens the port, and (unless
-   * `shutdown.signals` is `false`) shuts down gracefully on SIGTERM and SIGINT.
+   * Starts the HTTP server on `port` (0 picks a free port; see {@link StrataApp.getUrl}): the
+   * app's Layer ({@link StrataApp.layer}), its providers built by `init()` before the port
+   * opens, served with `StrataServer.serve` on `StrataServer.layerNode`. Unless
+   * `shutdown.signals` is `false`, it shuts down gracefully on SIGTERM and SIGINT.
    */
   async listen(port: number, host?: string): Promise<void> {
     await this.init();
     if (this.server !== undefined) throw new Error("This app is already listening");
     const scope = this.scope as Scope.CloseableScope;
+    const prepared = this.prepared as PreparedApp;
+    const options = this.appOptions;
+    const app = serve(mountLayer(prepared, options, this.parts), {
+      routerConfig: options.routerConfig,
+    }).pipe(
+      Layer.provideMerge(layerNode({ port, host, shutdownTimeout: options.shutdown?.timeout })),
+    );
     const exit = await this.run(
-      Effect.gen(this, function* () {
+      Effect.gen(function* () {
         // The server's own scope within the app's: a listen that fails half-way closes what it
         // opened (the port included) at once; a listening server is released with the app.
         const serving = yield* Scope.fork(scope, ExecutionStrategy.sequential);
-        return yield* Effect.onError(this.serve(serving, port, host), (cause) =>
+        const context = yield* Effect.onError(Layer.buildWithScope(app, serving), (cause) =>
           Scope.close(serving, Exit.failCause(cause)),
         );
+        return Context.get(context, HttpServer.HttpServer);
       }),
     );
     if (Exit.isFailure(exit)) return rethrow(exit.cause);
@@ -298,68 +225,11 @@ export class StrataApp {
   }
 
   /**
-   * Builds the middleware, opens the port and serves the routes, all in `scope` (what
-   * `serve(routes).pipe(Layer.provideMerge(layerNode(...)))` builds, without Layers: each costs
-   * ~1 ms of startup). The middleware comes first, so it is released after the server drained.
-   */
-  private serve(
-    scope: Scope.Scope,
-    port: number,
-    host: string | undefined,
-  ): Effect.Effect<HttpServer.HttpServer, unknown> {
-    const injector = this.injector as Injector;
-    const health = this.healthOptions();
-    return Effect.gen(this, function* () {
-      const middleware = yield* this.middlewareManager
-        .build(injector)
-        .pipe(
-          Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
-          Scope.extend(scope),
-        );
-      const options: ServeOptions = {
-        ...this.options,
-        middleware:
-          this.options.middleware === undefined || middleware === undefined
-            ? (this.options.middleware ?? middleware)
-            : Middleware.compose(this.options.middleware, middleware),
-      };
-      const server = yield* Scope.extend(
-        NodeServer.make({ port, host, shutdownTimeout: this.options.shutdown?.timeout }),
-        scope,
-      );
-      const router = yield* makeRouter(options);
-      const routes = this.compiledRoutes.map((r) => r.route);
-      yield* (
-        router.addAll(
-          health === false
-            ? routes
-            : [...routes, ...Health.probeRoutes(this.healthCheckManager, health)],
-        ) as Effect.Effect<void>
-      ).pipe(
-        // find-my-way refuses two routes that differ only in a parameter's name.
-        Effect.catchAllDefect(
-          (defect) =>
-            new StartupError({
-              message: `The routes cannot be served: ${defect instanceof Error ? defect.message : String(defect)}`,
-            }),
-        ),
-      );
-      yield* serveRouter(router, options).pipe(
-        Effect.provideService(HttpServer.HttpServer, server),
-        Scope.extend(scope),
-      );
-      return server;
-    }).pipe(
-      // Routes and requests see the Injector in their context, as the Layer provided it.
-      Effect.provideService(Injector, injector),
-    );
-  }
-
-  /**
    * Shuts the app down gracefully: readiness (`GET /ready`) turns 503, the server stops
    * accepting connections, closes idle ones and lets in-flight requests finish (within
    * `shutdown.timeout`; their responses say `Connection: close`), then the `shutdownManager`
-   * handlers run, then every provider's `onModuleDestroy` in reverse dependency order.
+   * handlers run, then every provider's `onModuleDestroy` in reverse dependency order: the app
+   * Layer's scope closes.
    * Concurrent calls share one shutdown.
    */
   close(): Promise<void> {
@@ -372,7 +242,7 @@ export class StrataApp {
       this.shutdownManager.setShuttingDown(true);
       const scope = this.scope;
       this.scope = undefined;
-      this.injector = undefined;
+      this.prepared = undefined;
       this.server = undefined;
       this.signal = signal;
       try {
@@ -386,24 +256,9 @@ export class StrataApp {
     return this.closing;
   }
 
-  /** The probes to serve, leaving out the paths a GET route of the app already answers. */
-  private healthOptions(): Health.HealthOptions | false {
-    const health = this.options.health;
-    if (health === false) return false;
-    const taken = new Set(this.routes.filter((r) => r.method === "GET").map((r) => r.path));
-    const free = (path: string | false | undefined, fallback: string) => {
-      const resolved = path ?? fallback;
-      return resolved === false || taken.has(resolved) ? false : resolved;
-    };
-    return {
-      livenessPath: free(health?.livenessPath, "/health"),
-      readinessPath: free(health?.readinessPath, "/ready"),
-    };
-  }
-
   /** The singleton (or a new transient) provider registered under `token` in the root module. */
   get<T>(token: InjectionToken<T>): T {
-    const injector = this.injector;
+    const injector = this.prepared?.injector;
     if (injector === undefined) throw new Error("Call init() or listen() before get()");
     const node = injector.lookup(token);
     if (node === undefined)
@@ -423,7 +278,7 @@ export class StrataApp {
 
   /** The routes the app serves: method, path, controller, handler and version. */
   get routes(): ReadonlyArray<RouteInfo> {
-    return this.compiledRoutes.flatMap((compiled) => compiled.handlers);
+    return (this.prepared?.routes ?? []).flatMap((compiled) => compiled.handlers);
   }
 
   /** Adds app-wide guards, run before every route's own (call before `init`/`listen`). */
@@ -473,7 +328,7 @@ export class StrataApp {
   }
 
   private configure(options: PipelineOptions): this {
-    if (this.injector !== undefined) {
+    if (this.prepared !== undefined) {
       throw new Error("Configure the request pipeline before init() or listen()");
     }
     this.pipeline = { ...this.pipeline, ...options };

@@ -2,9 +2,12 @@ import { createServer } from "node:http";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServer from "@effect/platform/HttpServer";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
+import type { StartupError } from "../di/StartupError.js";
 import type { ShutdownManager } from "../lifecycle/ShutdownManager.js";
+import { AppServing, servingOptions } from "./AppServing.js";
 import * as NodeServer from "./server/NodeServer.js";
 import { makeRouter, serveRouter } from "./server/ServeRouter.js";
 
@@ -48,6 +51,12 @@ type Requires<R> =
  * becomes a response in Strata's standard error shape: `{ statusCode, message, errors? }`,
  * 404 for unknown routes, 500 with nothing leaked for defects.
  *
+ * An app Layer that provides {@link AppServing} (`StrataApp.layer` does) is served as it asks:
+ * its app-wide middleware inside `options.middleware`, its `tracing` and `fiberMetrics` unless
+ * `options` sets them, and its readiness down the moment the server's stop begins. Its
+ * `routerConfig`, if any, must be given here too (the router is made before the app is built):
+ * otherwise the start fails with a `StartupError`.
+ *
  * On Strata's own server ({@link layerNode}) requests take a fast path: the route is found
  * before the request's fiber starts. With tracing on, or once platform middleware is added to
  * the router, requests go through the stock `HttpLayerRouter` dispatch instead.
@@ -60,7 +69,7 @@ export const serve = <A, E, R>(
   options: ServeOptions = {},
 ): Layer.Layer<
   A,
-  HttpLayerRouter.Request.Without<E>,
+  HttpLayerRouter.Request.Without<E> | StartupError,
   | HttpServer.HttpServer
   | Exclude<
       HttpLayerRouter.Request.Without<R> | Requires<R>,
@@ -79,7 +88,12 @@ export const serve = <A, E, R>(
         HttpLayerRouter.HttpRouter,
         router,
       );
-      yield* serveRouter(router, options);
+      // What the app asks for (`StrataApp.layer`): its middleware, tracing, what to do on stop.
+      const app = Context.get(context as Context.Context<never>, AppServing);
+      yield* serveRouter(router, yield* servingOptions(options, app));
+      // Registered after the server's drain, so run before it.
+      const onStop = app.onStop;
+      if (onStop !== undefined) yield* Effect.addFinalizer(() => onStop);
       return context;
     }),
   );

@@ -59,12 +59,15 @@ export class ShutdownManager {
     this.handlers.push(handler);
   }
 
-  /** Runs every handler in registration order, each within `timeout` ms; never fails. */
+  /**
+   * Runs every handler in registration order, each within `timeout` ms; never fails. A handler
+   * is interruptible even where `run` is not (a scope's finalizer), so the timeout holds.
+   */
   run(signal: string | undefined, timeout: number = DEFAULT_HANDLER_TIMEOUT): Effect.Effect<void> {
     return Effect.forEach(
       this.handlers,
       (handler, index) =>
-        fromUserCode(() => handler(signal)).pipe(
+        Effect.interruptible(fromUserCode(() => handler(signal))).pipe(
           Effect.timeoutFail({
             duration: Duration.millis(timeout),
             onTimeout: () => `did not finish within ${timeout} ms`,

@@ -1,0 +1,250 @@
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as FiberRef from "effect/FiberRef";
+import * as HashSet from "effect/HashSet";
+import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
+import type * as Scope from "effect/Scope";
+import { Injector, makeInjector } from "../di/Injector.js";
+import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
+import { providerToken } from "../di/Provider.js";
+import { StartupError } from "../di/StartupError.js";
+import * as Health from "../lifecycle/Health.js";
+import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
+import { HealthPaths } from "../lifecycle/HealthPaths.js";
+import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
+import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
+import { openApiRoutes } from "../openapi/AppOpenApi.js";
+import { appRoutes, type CompiledRoute } from "./AppRoutes.js";
+import { AppServing, type AppServingOptions, around } from "./AppServing.js";
+import type { RootModule, StrataAppOptions } from "./StrataApp.js";
+
+// Routes contributed by modules ------------------------------------------------------------
+
+/**
+ * The token under which a module may provide a {@link RouteContributor}: routes that are not
+ * controllers (for instance `strata/oauth`'s built-in routes). Every provider registered under
+ * it, in any module of the graph, adds its routes to the app.
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export const ROUTE_CONTRIBUTOR: unique symbol = Symbol.for("strata/RouteContributor");
+
+/**
+ * Adds routes to an app, once, at startup, with the app's built {@link Injector} (so it can
+ * resolve classes registered anywhere in the graph).
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export type RouteContributor = (
+  injector: Injector,
+) => Effect.Effect<ReadonlyArray<CompiledRoute>, StartupError>;
+
+const contributedRoutes = (graph: ModuleGraph, injector: Injector) =>
+  Effect.map(
+    Effect.forEach(
+      graph.providers.filter((node) => node.token === ROUTE_CONTRIBUTOR),
+      (node) =>
+        Effect.flatMap(
+          Effect.mapError(
+            injector.instance(node, undefined),
+            (cause) =>
+              new StartupError({
+                message: `Cannot create the routes of ${node.module.path}`,
+                cause,
+              }),
+          ),
+          (contributor) => (contributor as RouteContributor)(injector),
+        ),
+    ),
+    (lists) => lists.flat(),
+  );
+
+// The two stages of an app -----------------------------------------------------------------
+
+/**
+ * What an app is built with besides its options: the managers its providers and probes share,
+ * its app-wide middleware, and the signal that stopped it (handed to the shutdown handlers).
+ * `StrataApp` gives its own; `StrataApp.layer` makes fresh ones each time it is built.
+ */
+export interface AppParts {
+  readonly shutdownManager: ShutdownManager;
+  readonly healthCheckManager: HealthCheckManager;
+  readonly middlewareManager: GlobalMiddlewareManager;
+  readonly signal: () => string | undefined;
+}
+
+/** An app whose providers are built and whose routes are compiled, not yet served. */
+export interface PreparedApp {
+  readonly injector: Injector;
+  readonly routes: ReadonlyArray<CompiledRoute>;
+}
+
+const compile = (
+  root: RootModule,
+  options: StrataAppOptions,
+  parts: AppParts,
+): Effect.Effect<ModuleGraph, StartupError> =>
+  Effect.try({
+    // The app's managers are what `OperationsModule` provides; the user's overrides win.
+    try: () =>
+      compileModuleGraph(
+        root,
+        new Map(
+          [
+            { token: ShutdownManager, useValue: parts.shutdownManager },
+            { token: HealthCheckManager, useValue: parts.healthCheckManager },
+            ...(options.providerOverrides ?? []),
+          ].map((p) => [providerToken(p), p]),
+        ),
+      ),
+    catch: (error) =>
+      error instanceof StartupError
+        ? error
+        : new StartupError({ message: String(error), cause: error }),
+  });
+
+/**
+ * The first stage, run before the port opens (`app.init()`): compiles the module graph, builds
+ * every singleton (`onModuleInit` in dependency order) and compiles the routes of the
+ * controllers and of the modules that contribute some. When the scope closes, the shutdown
+ * handlers run, then every `onModuleDestroy` in reverse dependency order.
+ */
+export const prepareApp = (
+  root: RootModule,
+  options: StrataAppOptions,
+  parts: AppParts,
+): Effect.Effect<PreparedApp, StartupError, Scope.Scope> =>
+  Effect.gen(function* () {
+    parts.shutdownManager.setShuttingDown(false);
+    const graph = yield* compile(root, options, parts);
+    const injector = yield* makeInjector(graph);
+    // Released after the server has drained and the middleware (added later), before
+    // onModuleDestroy (added earlier).
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => parts.shutdownManager.run(parts.signal(), options.shutdown?.timeout)),
+    );
+    const routes = yield* Effect.zipWith(
+      appRoutes(graph.controllers, injector, options),
+      contributedRoutes(graph, injector),
+      (own, contributed) => [...own, ...contributed],
+    );
+    const controllers = graph.controllers.map((node) => node.token as Function);
+    const docs = yield* openApiRoutes(controllers, routes, options);
+    return { injector, routes: docs.length === 0 ? routes : [...routes, ...docs] };
+  });
+
+/** The probes to serve, leaving out the paths a GET route of the app already answers. */
+const healthOptions = (
+  health: Health.HealthOptions | false | undefined,
+  routes: ReadonlyArray<CompiledRoute>,
+): Health.HealthOptions | false => {
+  if (health === false) return false;
+  const taken = new Set(
+    routes.flatMap((r) => r.handlers.filter((h) => h.method === "GET").map((h) => h.path)),
+  );
+  const free = (path: string | false | undefined, fallback: string) => {
+    const resolved = path ?? fallback;
+    return resolved === false || taken.has(resolved) ? false : resolved;
+  };
+  return {
+    livenessPath: free(health?.livenessPath, "/health"),
+    readinessPath: free(health?.readinessPath, "/ready"),
+  };
+};
+
+/**
+ * The second stage, once there is a router: builds the app-wide middleware (classes through the
+ * Injector, in the current scope, so they are released after the server has drained), adds the
+ * routes and the health probes to the `HttpLayerRouter` in context, and says what the server must
+ * run the app with.
+ */
+export const mountApp = (
+  prepared: PreparedApp,
+  options: StrataAppOptions,
+  parts: AppParts,
+): Effect.Effect<AppServingOptions, StartupError, Scope.Scope | HttpLayerRouter.HttpRouter> =>
+  Effect.gen(function* () {
+    const health = healthOptions(options.health, prepared.routes);
+    const global = yield* Effect.provideService(
+      parts.middlewareManager.build(prepared.injector),
+      HealthPaths,
+      health === false ? [] : Health.probePaths(health),
+    );
+    const router = yield* HttpLayerRouter.HttpRouter;
+    const routes = prepared.routes.map((r) => r.route);
+    yield* (
+      router.addAll(
+        health === false
+          ? routes
+          : [...routes, ...Health.probeRoutes(parts.healthCheckManager, health)],
+      ) as Effect.Effect<void>
+    ).pipe(
+      // find-my-way refuses two routes that differ only in a parameter's name.
+      Effect.catchAllDefect(
+        (defect) =>
+          new StartupError({
+            message: `The routes cannot be served: ${defect instanceof Error ? defect.message : String(defect)}`,
+          }),
+      ),
+    );
+    return {
+      middleware: around(options.middleware, global),
+      tracing: options.tracing,
+      fiberMetrics: options.fiberMetrics,
+      routerConfig: options.routerConfig,
+      // Readiness is down before the server stops accepting connections.
+      onStop: Effect.sync(() => parts.shutdownManager.setShuttingDown(true)),
+    };
+  });
+
+/** What the app Layer provides: its Injector, and what it asks of the server. */
+const contextOf = (injector: Injector, serving: AppServingOptions) =>
+  Context.add(Context.make(Injector, injector), AppServing, serving);
+
+/**
+ * {@link mountApp} as a Layer, for an app already prepared (`StrataApp.listen` after `init`).
+ */
+export const mountLayer = (
+  prepared: PreparedApp,
+  options: StrataAppOptions,
+  parts: AppParts,
+): Layer.Layer<Injector | AppServing, StartupError, HttpLayerRouter.HttpRouter> =>
+  Layer.scopedContext(
+    Effect.map(mountApp(prepared, options, parts), (serving) =>
+      contextOf(prepared.injector, serving),
+    ),
+  );
+
+/**
+ * The whole app as one Layer (one, not several: each costs ~1 ms of startup): the `logger`
+ * option for everything built and served with it, fresh managers, both stages. See
+ * `StrataApp.layer`.
+ */
+export const appLayer = (
+  root: RootModule,
+  options: StrataAppOptions,
+): Layer.Layer<Injector | AppServing, StartupError, HttpLayerRouter.HttpRouter> =>
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const logger = options.logger;
+      // Scoped to the Layer and seen by what builds it, so the server's requests log with it.
+      if (logger !== undefined) {
+        yield* Effect.locallyScopedWith(FiberRef.currentLoggers, (loggers) =>
+          HashSet.add(HashSet.remove(loggers, Logger.defaultLogger), logger),
+        );
+      }
+      const shutdownManager = new ShutdownManager();
+      const parts: AppParts = {
+        shutdownManager,
+        healthCheckManager: new HealthCheckManager(shutdownManager),
+        middlewareManager: new GlobalMiddlewareManager().use(...(options.globalMiddleware ?? [])),
+        signal: () => undefined,
+      };
+      const prepared = yield* prepareApp(root, options, parts);
+      return contextOf(prepared.injector, yield* mountApp(prepared, options, parts));
+    }),
+  );
