@@ -169,6 +169,26 @@ export {
 } from "./nest/Reflector.js";
 export { type CustomDecorator, SetMetadata } from "./nest/SetMetadata.js";
 export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./nest/tokens.js";
+export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
+export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
+export {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiResponse,
+  type ApiResponseOptions,
+} from "./openapi/ApiResponse.js";
+export { ApiBearerAuth, ApiSecurity } from "./openapi/ApiSecurity.js";
+export { ApiTags } from "./openapi/ApiTags.js";
+export { ErrorBodySchema, ValidationErrorBodySchema } from "./openapi/ErrorBodies.js";
+export type * as OpenApiDocument from "./openapi/OpenApiDocument.js";
+export * as OpenApiDocs from "./openapi/OpenApiDocs.js";
+export {
+  DEFAULT_DOCS_PATH,
+  DEFAULT_OPENAPI_PATH,
+  DOCS_CONTENT_SECURITY_POLICY,
+  type OpenApiOptions,
+} from "./openapi/OpenApiOptions.js";
+export { describeRoute, type RouteDescription } from "./openapi/RouteDescription.js";
 export type { CanActivate, GuardLike } from "./pipeline/CanActivate.js";
 export type {
   ClassTransformOptions,

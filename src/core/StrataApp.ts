@@ -21,6 +21,7 @@ import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
+import type { OpenApiOptions } from "../openapi/OpenApiOptions.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { InterceptorLike } from "../pipeline/Interceptor.js";
@@ -60,6 +61,11 @@ export interface StrataAppOptions extends ServeOptions, PipelineOptions {
    * silence, any custom `Logger`.
    */
   readonly logger?: Logger.Logger<unknown, unknown>;
+  /**
+   * Serves the app's OpenAPI 3.1 document (`GET /openapi.json`) and a docs page (`GET /docs`),
+   * built once at startup from its routes and Schemas: see {@link OpenApiOptions}. Off by default.
+   */
+  readonly openapi?: OpenApiOptions;
 }
 
 /**

@@ -15,6 +15,7 @@
  *
  * @since 0.1.0
  */
+import type * as HttpApi from "@effect/platform/HttpApi";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
@@ -27,6 +28,7 @@ import * as Option from "effect/Option";
 import { causeToResponse } from "../core/ErrorResponse.js";
 import { setResponseHeaders } from "../core/ResponseHeaders.js";
 import { StrataResponse } from "../http/StrataResponse.js";
+import { describeRoute } from "../openapi/RouteDescription.js";
 import { OAuth } from "./OAuth.js";
 import { InvalidRedirect, isOAuthError, type OAuthError, UnknownProvider } from "./OAuthError.js";
 import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js";
@@ -340,11 +342,37 @@ export const routes = <R = never, A = unknown, E = unknown>(
       Effect.withSpan("OAuthRoutes.callback"),
     );
 
+    // Their OpenAPI description, made only when an app's document is built.
+    const description = describe(base, oauth.providers, options.onSuccess !== undefined);
     return [
-      HttpLayerRouter.route("GET", `${base}/:provider`, authorize),
-      HttpLayerRouter.route("GET", `${base}/:provider/callback`, callback),
+      describeRoute(HttpLayerRouter.route("GET", `${base}/:provider`, authorize), description),
+      describeRoute(
+        HttpLayerRouter.route("GET", `${base}/:provider/callback`, callback),
+        description,
+      ),
     ] as ReadonlyArray<HttpLayerRouter.Route<never, never>>;
   });
+
+const describe = (path: `/${string}`, providers: ReadonlyArray<ProviderName>, handler: boolean) =>
+  Effect.map(
+    Effect.promise(() => import("./OAuthApi.js")),
+    (api) => api.make({ path, providers, handler }),
+  );
+
+/**
+ * The OpenAPI description of the routes `layer(options)` adds, as an `HttpApi` (imported on
+ * demand): give it to `OpenApiDocs.layer({ apis: [OAuthRoutes.api(options)] })`. A classic app
+ * (`OAuthModule`) describes them in its document by itself.
+ *
+ * @since 0.1.0
+ * @category routes
+ */
+export const api = <R = never, A = unknown, E = unknown>(
+  options: OAuthRoutesOptions<R, A, E> = {},
+): Effect.Effect<HttpApi.HttpApi.Any, never, OAuth> =>
+  Effect.flatMap(OAuth, (oauth) =>
+    describe(options.path ?? "/auth", oauth.providers, options.onSuccess !== undefined),
+  );
 
 /**
  * The built-in routes as a Layer for `HttpLayerRouter` (the Effect face).

@@ -1,0 +1,200 @@
+/**
+ * The built-in OAuth routes described as an `HttpApi` (for their OpenAPI document, and for
+ * typed clients): `GET <path>/{provider}` and `GET <path>/{provider}/callback`, with every
+ * status and stable `error` code `OAuthRoutes` answers. Loaded only when a document is built.
+ *
+ * @since 0.1.0
+ */
+import * as HttpApi from "@effect/platform/HttpApi";
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
+import * as OpenApi from "@effect/platform/OpenApi";
+import * as Schema from "effect/Schema";
+import { HANDLER_FAILED } from "./OAuthRoutes.js";
+import type { ProviderName } from "./SupportedProvider.js";
+
+/** What the description depends on: where the routes are, the providers, the handler. */
+export interface OAuthApiOptions {
+  /** Where the routes live (default `/auth`). */
+  readonly path?: `/${string}`;
+  /** The configured providers (the `{provider}` values that are not a 404). */
+  readonly providers: ReadonlyArray<ProviderName>;
+  /** `true` when a success handler answers the callback (its value, not the callback result). */
+  readonly handler?: boolean;
+}
+
+/** An OAuth error body: the standard shape plus a stable `error` code. */
+const errorBody = <const Codes extends ReadonlyArray<string>>(
+  status: number,
+  codes: Codes,
+  description: string,
+) =>
+  Schema.Struct({
+    statusCode: Schema.Literal(status),
+    message: Schema.String,
+    error: Schema.Literal(...codes).annotations({ description: "A stable error code" }),
+  }).annotations({ identifier: `OAuthError${status}`, description });
+
+const InvalidRedirectBody = errorBody(
+  400,
+  ["invalid_redirect"],
+  "successRedirect or errorRedirect is neither a relative path nor a configured origin",
+);
+const UnauthorizedBody = errorBody(
+  401,
+  ["invalid_state", "provider_error", "code_rejected"],
+  "Missing, invalid, expired or replayed state; the provider's error=; the code refused",
+);
+const UnknownProviderBody = errorBody(404, ["unknown_provider"], "No such provider");
+const BadGatewayBody = errorBody(
+  502,
+  ["provider_unreachable", "token_response_malformed", "profile_fetch_failed"],
+  "The provider is unreachable, failed, or answered something malformed",
+);
+const StoreFullBody = errorBody(
+  503,
+  ["transaction_store_full"],
+  "The in-process transaction store is full of live transactions",
+);
+const TimeoutBody = errorBody(504, ["provider_timeout"], "The provider answered too slowly");
+const HandlerFailedBody = Schema.Struct({
+  statusCode: Schema.Int,
+  message: Schema.String,
+  errors: Schema.optional(Schema.Array(Schema.String)),
+}).annotations({
+  identifier: "OAuthHandlerError",
+  description: `The success handler failed (its HttpError's status, else 500); with errorRedirect, a 302 there with error=${HANDLER_FAILED}`,
+});
+
+const OAuthUser = Schema.Struct({
+  id: Schema.String.annotations({ description: "The provider's stable user id" }),
+  email: Schema.optional(Schema.String),
+  emailVerified: Schema.optional(
+    Schema.Boolean.annotations({ description: "true only when the provider verified the email" }),
+  ),
+  name: Schema.optional(Schema.String),
+  picture: Schema.optional(Schema.String.annotations({ description: "A URL of the picture" })),
+}).annotations({ identifier: "OAuthUser" });
+
+const CallbackResult = Schema.Struct({
+  accessToken: Schema.String,
+  refreshToken: Schema.optional(Schema.String),
+  expiresAt: Schema.optional(Schema.String.annotations({ format: "date-time" })),
+  user: OAuthUser,
+}).annotations({ identifier: "OAuthCallbackResult" });
+
+const redirects = {
+  successRedirect: Schema.optional(
+    Schema.String.annotations({
+      description:
+        "Where to send the browser after a success: a relative path or a configured origin",
+    }),
+  ),
+  errorRedirect: Schema.optional(
+    Schema.String.annotations({
+      description: "Where to send the browser after a failure (with error=<code>)",
+    }),
+  ),
+};
+
+const secured = { schema: { type: "string" } } as const;
+
+/** Response headers OpenAPI cannot take from the Schemas: the redirect, the cookie, no caching. */
+const withHeaders =
+  (cookie: string) =>
+  (operation: Record<string, unknown>): Record<string, unknown> => {
+    const responses = operation.responses as Record<string, Record<string, unknown>>;
+    const headers = {
+      "Cache-Control": { ...secured, description: "no-store" },
+      "Referrer-Policy": { ...secured, description: "no-referrer" },
+    };
+    const described = Object.fromEntries(
+      Object.entries(responses).map(([status, response]) => [
+        status,
+        {
+          ...response,
+          headers: {
+            ...headers,
+            ...(status === "302" ? { Location: { ...secured, description: "Where to go" } } : {}),
+            "Set-Cookie": { ...secured, description: cookie },
+          },
+        },
+      ]),
+    );
+    return { ...operation, responses: described };
+  };
+
+/**
+ * The `HttpApi` of the built-in routes for `options`: the authorization start (302 to the
+ * provider, the transaction cookie set) and the callback (the callback result as JSON, the
+ * handler's value, or a 302 to the validated redirect), each with its error statuses and codes.
+ *
+ * @since 0.1.0
+ * @category routes
+ */
+export const make = (options: OAuthApiOptions) => {
+  const base = options.path ?? "/auth";
+  const provider = Schema.Struct({
+    provider: (options.providers.length === 0
+      ? Schema.String
+      : Schema.Literal(...(options.providers as [string, ...Array<string>]))
+    ).annotations({ description: "A configured provider" }),
+  });
+  const authorize = HttpApiEndpoint.get("authorize", `${base}/:provider`)
+    .setPath(provider)
+    .setUrlParams(Schema.Struct(redirects))
+    .addSuccess(HttpApiSchema.Empty(302).annotations({ description: "To the provider" }))
+    .addError(InvalidRedirectBody, { status: 400 })
+    .addError(UnknownProviderBody, { status: 404 })
+    .addError(StoreFullBody, { status: 503 })
+    .annotateContext(
+      OpenApi.annotations({
+        summary: "Start signing in with a provider",
+        description:
+          "Redirects to the provider's authorization page; the transaction (state, PKCE verifier, nonce) is in a sealed, HttpOnly, SameSite=Lax cookie for 10 minutes.",
+        transform: withHeaders("The sealed transaction cookie"),
+      }),
+    );
+  const callbackUrlParams = Schema.Struct({
+    state: Schema.optional(Schema.String),
+    code: Schema.optional(Schema.String),
+    iss: Schema.optional(Schema.String),
+    error: Schema.optional(Schema.String.annotations({ description: "The provider's error" })),
+    ...redirects,
+  });
+  const callbackBase = HttpApiEndpoint.get("callback", `${base}/:provider/callback`)
+    .setPath(provider)
+    .setUrlParams(callbackUrlParams);
+  const callbackSuccess =
+    options.handler === true
+      ? callbackBase
+          .addSuccess(Schema.Unknown.annotations({ description: "The success handler's value" }))
+          .addSuccess(HttpApiSchema.Empty(204))
+      : callbackBase.addSuccess(CallbackResult);
+  const callback = callbackSuccess
+    .addSuccess(HttpApiSchema.Empty(302).annotations({ description: "To the validated redirect" }))
+    .addError(InvalidRedirectBody, { status: 400 })
+    .addError(UnauthorizedBody, { status: 401 })
+    .addError(UnknownProviderBody, { status: 404 })
+    .addError(HandlerFailedBody, { status: 500 })
+    .addError(BadGatewayBody, { status: 502 })
+    .addError(StoreFullBody, { status: 503 })
+    .addError(TimeoutBody, { status: 504 })
+    .annotateContext(
+      OpenApi.annotations({
+        summary: "Complete signing in",
+        description:
+          "Checks the state against the transaction cookie (single use, 10 minutes), exchanges the code, fetches the profile. Every outcome clears the transaction cookie.",
+        transform: withHeaders("Clears the transaction cookie"),
+      }),
+    );
+  return HttpApi.make("oauth").add(
+    HttpApiGroup.make("oauth")
+      .add(authorize)
+      .add(callback)
+      .annotateContext(
+        OpenApi.annotations({ title: "OAuth", description: "Social login (strata/oauth)" }),
+      ),
+  );
+};

@@ -1,0 +1,26 @@
+import { writeMetadata } from "../decorators/metadata.js";
+import { OpenApiKey } from "./OpenApiMetadata.js";
+
+/**
+ * Leaves a route out of the API document (it is still served).
+ *
+ * @since 0.1.0
+ * @category openapi
+ */
+export const ApiExcludeEndpoint =
+  (disable = true): MethodDecorator =>
+  (target, handler) => {
+    writeMetadata(OpenApiKey.exclude, disable, target, handler);
+  };
+
+/**
+ * Leaves every route of a controller out of the API document (they are still served).
+ *
+ * @since 0.1.0
+ * @category openapi
+ */
+export const ApiExcludeController =
+  (disable = true): ClassDecorator =>
+  (target) => {
+    writeMetadata(OpenApiKey.exclude, disable, target);
+  };

@@ -1,0 +1,40 @@
+import type { SecurityScheme } from "./OpenApiDocument.js";
+import { appendTo, OpenApiKey, type SecurityMetadata } from "./OpenApiMetadata.js";
+
+/**
+ * A security requirement of a controller's routes, of one route, or of every route a guard
+ * class protects (decorate the guard: routes under `@UseGuards(ThatGuard)` then require it).
+ * `name` refers to a scheme given here, by another `@ApiSecurity` of the same name, or in
+ * `openapi.securitySchemes`; a name with no scheme fails the start. Such routes are also
+ * described with their 401 and 403 responses.
+ *
+ * @example
+ * @ApiSecurity("session", { type: "apiKey", in: "cookie", name: "sid" })
+ * class SessionGuard implements CanActivate { ... }
+ *
+ * @since 0.1.0
+ * @category openapi
+ */
+export const ApiSecurity = (
+  name: string,
+  scheme?: SecurityScheme,
+  scopes: ReadonlyArray<string> = [],
+) => {
+  const requirement: SecurityMetadata =
+    scheme === undefined ? { name, scopes } : { name, scopes, scheme };
+  return appendTo(OpenApiKey.security, [requirement]);
+};
+
+/**
+ * `Authorization: Bearer <token>`: {@link ApiSecurity} with an HTTP bearer scheme named
+ * `name` (default `bearer`).
+ *
+ * @since 0.1.0
+ * @category openapi
+ */
+export const ApiBearerAuth = (name = "bearer", bearerFormat?: string) =>
+  ApiSecurity(name, {
+    type: "http",
+    scheme: "bearer",
+    ...(bearerFormat === undefined ? {} : { bearerFormat }),
+  });

@@ -1,0 +1,10 @@
+import { appendTo, OpenApiKey } from "./OpenApiMetadata.js";
+
+/**
+ * Tags of a controller's routes (on the class) or of one route. Without any, a route is
+ * tagged with its controller's name less `Controller` (`BooksController` -> `Books`).
+ *
+ * @since 0.1.0
+ * @category openapi
+ */
+export const ApiTags = (...tags: ReadonlyArray<string>) => appendTo(OpenApiKey.tags, tags);

@@ -1,0 +1,81 @@
+import type * as HttpApi from "@effect/platform/HttpApi";
+import * as OpenApi from "@effect/platform/OpenApi";
+import * as Effect from "effect/Effect";
+import { StartupError } from "../di/StartupError.js";
+import { type ClassicOptions, describeControllers } from "./ClassicOperations.js";
+import { type DocumentPart, mergeDocuments, partOf } from "./MergeDocuments.js";
+import type { OpenApiDocument } from "./OpenApiDocument.js";
+import type { OpenApiOptions } from "./OpenApiOptions.js";
+import type { RouteDescription } from "./RouteDescription.js";
+import { makeSchemaRegistry } from "./SchemaJson.js";
+
+/** What a document describes: classic controllers, described routes, `HttpApi`s. */
+export interface DocumentSources {
+  readonly controllers?: ReadonlyArray<Function>;
+  readonly classic?: ClassicOptions;
+  /** The descriptions of served routes that are not controllers' (see `describeRoute`). */
+  readonly descriptions?: ReadonlyArray<RouteDescription>;
+}
+
+const apiName = (api: HttpApi.HttpApi.Any): string =>
+  `HttpApi ${JSON.stringify((api as HttpApi.HttpApi.AnyWithProps).identifier)}`;
+
+/**
+ * Builds an app's OpenAPI 3.1 document, once, at startup: the classic controllers described
+ * from their metadata and Schemas, every `HttpApi` through `OpenApi.fromApi`, merged into one
+ * document. Fails with a `StartupError` naming the route and the field for a Schema JSON Schema
+ * cannot express, and naming both sides of any conflict.
+ */
+export const buildDocument = (
+  options: OpenApiOptions,
+  sources: DocumentSources,
+): Effect.Effect<OpenApiDocument, StartupError> =>
+  Effect.gen(function* () {
+    const described = yield* Effect.all(sources.descriptions ?? []);
+    const apis = [...new Set([...described, ...(options.apis ?? [])])];
+    return yield* Effect.try({
+      try: () => {
+        const registry = makeSchemaRegistry();
+        const classic = describeControllers(
+          sources.controllers ?? [],
+          sources.classic ?? {},
+          registry,
+          options.securitySchemes ?? {},
+        );
+        const parts: Array<DocumentPart> = [
+          {
+            source: "the controllers",
+            operations: classic.operations,
+            schemas: registry.defs,
+            securitySchemes: { ...options.securitySchemes, ...classic.securitySchemes },
+            tags: [],
+          },
+          ...apis.map((api) =>
+            partOf(
+              apiName(api),
+              OpenApi.fromApi(api as HttpApi.HttpApi.AnyWithProps) as unknown as OpenApiDocument,
+            ),
+          ),
+        ];
+        return mergeDocuments(
+          {
+            title: options.info?.title ?? "API",
+            version: options.info?.version ?? "1.0.0",
+            ...(options.info?.description === undefined
+              ? {}
+              : { description: options.info.description }),
+            ...(options.info?.summary === undefined ? {} : { summary: options.info.summary }),
+          },
+          options.servers,
+          parts,
+        );
+      },
+      catch: (error) =>
+        error instanceof StartupError
+          ? error
+          : new StartupError({
+              message: `OpenAPI: the document cannot be built: ${String(error)}`,
+              cause: error,
+            }),
+    });
+  });

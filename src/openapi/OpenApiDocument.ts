@@ -1,0 +1,99 @@
+/**
+ * The OpenAPI 3.1 document Strata serves, as plain data: what `OpenApi.fromApi` of
+ * `@effect/platform` makes for an `HttpApi`, widened where classic routes say more (response
+ * headers, vendor media types of versioned routes, `multipart/form-data` with file fields).
+ *
+ * @since 0.1.0
+ */
+import type * as OpenApi from "@effect/platform/OpenApi";
+import type * as OpenApiJsonSchema from "@effect/platform/OpenApiJsonSchema";
+
+/** A JSON Schema, as effect's `JSONSchema` makes it for OpenAPI 3.1. @since 0.1.0 @category openapi */
+export type JsonSchema = OpenApiJsonSchema.JsonSchema;
+
+/** A media type of a request or response: its Schema. @since 0.1.0 @category openapi */
+export interface MediaType {
+  readonly schema: JsonSchema;
+}
+
+/** One response of an operation. @since 0.1.0 @category openapi */
+export interface Response {
+  readonly description: string;
+  readonly headers?: Readonly<
+    Record<string, { readonly description?: string; readonly schema: JsonSchema }>
+  >;
+  readonly content?: Readonly<Record<string, MediaType>>;
+}
+
+/** A path, query, header or cookie parameter. @since 0.1.0 @category openapi */
+export interface Parameter {
+  readonly name: string;
+  readonly in: "query" | "header" | "path" | "cookie";
+  readonly schema: JsonSchema;
+  readonly required: boolean;
+  readonly description?: string;
+}
+
+/** One operation: a method of a path. @since 0.1.0 @category openapi */
+export interface Operation {
+  readonly operationId?: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly tags?: ReadonlyArray<string>;
+  readonly deprecated?: boolean;
+  readonly parameters?: ReadonlyArray<Parameter>;
+  readonly requestBody?: {
+    readonly content: Readonly<Record<string, MediaType>>;
+    readonly required?: boolean;
+  };
+  readonly responses: Readonly<Record<string, Response>>;
+  readonly security?: ReadonlyArray<Readonly<Record<string, ReadonlyArray<string>>>>;
+}
+
+/** The methods of an OpenAPI path item. @since 0.1.0 @category openapi */
+export type MethodName = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+
+/** The operations of one path. @since 0.1.0 @category openapi */
+export type PathItem = { readonly [M in MethodName]?: Operation };
+
+/** A security scheme (`components.securitySchemes`). @since 0.1.0 @category openapi */
+export type SecurityScheme =
+  | OpenApi.OpenAPISecurityScheme
+  | {
+      readonly type: "oauth2" | "openIdConnect" | "mutualTLS";
+      readonly description?: string;
+      readonly [key: string]: unknown;
+    };
+
+/** What the document says about the API itself. @since 0.1.0 @category openapi */
+export interface Info {
+  readonly title: string;
+  readonly version: string;
+  readonly description?: string;
+  readonly summary?: string;
+}
+
+/** A tag and its description. @since 0.1.0 @category openapi */
+export interface Tag {
+  readonly name: string;
+  readonly description?: string;
+}
+
+/**
+ * An OpenAPI 3.1 document (`OpenApi.fromApi`'s `OpenAPISpec` is one too).
+ *
+ * @since 0.1.0
+ * @category openapi
+ */
+export interface OpenApiDocument {
+  readonly openapi: "3.1.0";
+  readonly info: Info;
+  readonly servers?: ReadonlyArray<{ readonly url: string; readonly description?: string }>;
+  readonly paths: Readonly<Record<string, PathItem>>;
+  readonly components: {
+    readonly schemas: Readonly<Record<string, JsonSchema>>;
+    readonly securitySchemes: Readonly<Record<string, SecurityScheme>>;
+  };
+  readonly security: ReadonlyArray<Readonly<Record<string, ReadonlyArray<string>>>>;
+  readonly tags: ReadonlyArray<Tag>;
+}
