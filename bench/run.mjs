@@ -50,6 +50,12 @@ const USERS_TAG = userRoute(
   "/users-tag",
   "the service read from the request's context",
 );
+// `/session-users/:id` behind `SessionGuard`, signed in: the runner first GETs `login` and sends
+// the session cookie it sets with every request of the route (checks and load alike).
+const SESSION_USERS = {
+  ...userRoute("sessionUsers", "/session-users", "behind `SessionGuard`, signed in"),
+  login: "/login",
+};
 const AUTH = {
   key: "auth",
   path: "/auth/google",
@@ -84,6 +90,19 @@ const SERVERS = [
     name: "strata-classic-middleware",
     file: "dist/strata-classic.js",
     env: { STRATA_VARIANT: "middleware" },
+  },
+  // Sessions: the guarded route with the sealed-cookie store, then with Redis (a redis-server
+  // must listen on 127.0.0.1:REDIS_PORT, default 6379; see README).
+  {
+    name: "strata-classic-session",
+    file: "dist/strata-session.js",
+    extraRoutes: [SESSION_USERS],
+  },
+  {
+    name: "strata-classic-session-redis",
+    file: "dist/strata-session.js",
+    env: { SESSION_STORE: "redis" },
+    extraRoutes: [SESSION_USERS],
   },
   { name: "strata-effect", file: "dist/strata-effect.js" },
   // The same app, also loaded on a route that reads its service per request.
@@ -228,15 +247,18 @@ function freePort() {
   });
 }
 
-function get(port, path, timeoutMs = 2000) {
+function get(port, path, timeoutMs = 2000, headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: HOST, port, path, agent: false, timeout: timeoutMs }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body }));
-      res.on("error", reject);
-    });
+    const req = http.get(
+      { host: HOST, port, path, headers, agent: false, timeout: timeoutMs },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body }));
+        res.on("error", reject);
+      },
+    );
     req.on("timeout", () => req.destroy(new Error("timeout")));
     req.on("error", reject);
   });
@@ -390,11 +412,27 @@ async function startServer(server, opts) {
   return { error: `failed to start (${why})${r ? `: ${r}` : ""}`, output: tail(output) };
 }
 
-async function checkServer(port, server) {
+// The headers each route is requested with: the session cookie its `login` path sets, if any.
+async function routeHeaders(port, server) {
+  const headers = {};
+  for (const route of server.extraRoutes ?? []) {
+    if (route.login === undefined) continue;
+    const r = await get(port, route.login);
+    const cookie = (r.headers["set-cookie"] ?? [])[0]?.split(";")[0];
+    if (r.status !== 200 || cookie === undefined)
+      throw new Error(
+        `GET ${route.login} -> ${r.status}, no session cookie: ${r.body.slice(0, 200)}`,
+      );
+    headers[route.key] = { cookie };
+  }
+  return headers;
+}
+
+async function checkServer(port, server, headersOf = {}) {
   const problems = [];
-  const expectJson = async (path, status, expected) => {
+  const expectJson = async (path, status, expected, headers = {}) => {
     try {
-      const r = await get(port, path);
+      const r = await get(port, path, 2000, headers);
       if (r.status !== status) {
         problems.push(`GET ${path} -> ${r.status} (expected ${status}): ${r.body.slice(0, 200)}`);
         return;
@@ -419,27 +457,29 @@ async function checkServer(port, server) {
   await expectJson("/users/42", 200, { id: 42, name: "user 42" });
   await expectJson("/users/abc", 400);
   for (const route of server.extraRoutes ?? []) {
+    const headers = headersOf[route.key] ?? {};
     if (route.expect.json !== undefined) {
-      await expectJson(route.path, route.expect.status, route.expect.json);
+      await expectJson(route.path, route.expect.status, route.expect.json, headers);
     } else {
       try {
-        const r = await get(port, route.path);
+        const r = await get(port, route.path, 2000, headers);
         if (r.status !== route.expect.status)
           problems.push(`GET ${route.path} -> ${r.status} (expected ${route.expect.status})`);
       } catch (e) {
         problems.push(`GET ${route.path} -> ${e.message}`);
       }
     }
-    if (route.rejects !== undefined) await expectJson(route.rejects, 400);
+    if (route.rejects !== undefined) await expectJson(route.rejects, 400, undefined, headers);
   }
   return problems;
 }
 
 const AUTOCANNON = join(HERE, "node_modules", "autocannon", "autocannon.js");
 
-function autocannon(port, path, seconds, opts) {
+function autocannon(port, path, seconds, opts, headers = {}) {
   return new Promise((resolve, reject) => {
     const args = ["-c", "1", process.execPath, AUTOCANNON, "--json", "-n"];
+    for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}=${value}`);
     args.push(
       "-c",
       String(opts.connections),
@@ -487,7 +527,13 @@ async function benchServer(server, opts) {
   try {
     await sleep(1000); // settle before the idle sample
     const idle = procStatus(child.pid);
-    const problems = await checkServer(port, server);
+    let headersOf;
+    try {
+      headersOf = await routeHeaders(port, server);
+    } catch (e) {
+      return { error: `sign-in failed: ${e.message.slice(0, 160)}`, startupMs };
+    }
+    const problems = await checkServer(port, server, headersOf);
     if (problems.length)
       return {
         error: `correctness check failed: ${problems[0].slice(0, 160)}`,
@@ -496,9 +542,10 @@ async function benchServer(server, opts) {
       };
     const routes = {};
     for (const route of [...ROUTES, ...(server.extraRoutes ?? [])]) {
-      if (opts.warmup > 0) await autocannon(port, route.path, opts.warmup, opts);
+      const headers = headersOf[route.key] ?? {};
+      if (opts.warmup > 0) await autocannon(port, route.path, opts.warmup, opts, headers);
       const before = cpuSnapshot(child.pid);
-      const result = await autocannon(port, route.path, opts.duration, opts);
+      const result = await autocannon(port, route.path, opts.duration, opts, headers);
       routes[route.key] = { ...result, ...cpuUsage(before, cpuSnapshot(child.pid), opts.duration) };
       if (child.exitCode !== null || child.signalCode !== null)
         throw new Error("server died under load");

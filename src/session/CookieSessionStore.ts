@@ -41,6 +41,12 @@ export interface CookieSessionStoreOptions {
    * and a logged warning: sessions then end with the process and work on one instance only.
    */
   readonly secret?: string | Redacted.Redacted<string>;
+  /**
+   * How many opened cookies are remembered (default 10 000, 0 for none): a cookie sent again
+   * (every request of a signed-in browser between two write-backs) is then not decrypted
+   * again. Only cookies that opened are kept, under their exact value, oldest out first.
+   */
+  readonly cacheSize?: number;
 }
 
 /** A session cookie's purpose: its key and authenticated data are its own. */
@@ -81,8 +87,15 @@ const sealedOf = (record: SessionRecord, generation: number): Sealed =>
         g: generation,
       };
 
+/** A cookie opened: its session (as `load` answers it) and the generation it was made with. */
+interface Opened {
+  readonly found: Option.Option<SessionRecord>;
+  readonly record: SessionRecord;
+  readonly generation: number;
+}
+
 /** The sealed JSON parsed and checked; `undefined` for anything else. */
-const parse = (plain: string): Sealed | undefined => {
+const parse = (plain: string): Opened | undefined => {
   let value: unknown;
   try {
     value = JSON.parse(plain);
@@ -92,7 +105,10 @@ const parse = (plain: string): Sealed | undefined => {
   if (typeof value !== "object" || value === null) return undefined;
   const sealed = value as Sealed;
   if (!Number.isInteger(sealed.g)) return undefined;
-  return isSessionRecord(recordOf(sealed)) ? sealed : undefined;
+  const record = recordOf(sealed);
+  return isSessionRecord(record)
+    ? { found: Option.some(record), record, generation: sealed.g }
+    : undefined;
 };
 
 const tooLarge = (length: number) =>
@@ -139,16 +155,35 @@ export const layer = (
   Layer.effect(
     SessionStore,
     Effect.gen(function* () {
+      const cacheSize = options.cacheSize ?? 10_000;
+      if (!Number.isInteger(cacheSize) || cacheSize < 0) {
+        return yield* new StartupError({
+          message: "CookieSessionStore: cacheSize must be a whole number, 0 or more",
+        });
+      }
       const sealer = yield* Sealer.make(yield* keyOf(options), PURPOSE);
       // Per-user generations, moved on by `destroyAllFor`; absent means 0.
       const generations = new Map<string, number>();
       const generationOf = (userId: string | undefined) =>
         userId === undefined ? 0 : (generations.get(userId) ?? 0);
-      /** The live session inside `cookieValue`, with its generation. */
-      const open = (cookieValue: string): Sealed | undefined => {
+      // Cookies opened, by exact value (a sealed value always opens to the same session).
+      const opened = new Map<string, Opened>();
+      const unseal = (cookieValue: string): Opened | undefined => {
+        const known = opened.get(cookieValue);
+        if (known !== undefined) return known;
         const plain = sealer.open(cookieValue);
-        const sealed = plain === undefined ? undefined : parse(plain);
-        return sealed === undefined || sealed.g < generationOf(sealed.u) ? undefined : sealed;
+        const fresh = plain === undefined ? undefined : parse(plain);
+        if (fresh === undefined || cacheSize === 0) return fresh;
+        if (opened.size >= cacheSize) opened.delete(opened.keys().next().value as string);
+        opened.set(cookieValue, fresh);
+        return fresh;
+      };
+      /** The live session inside `cookieValue`, with its generation. */
+      const open = (cookieValue: string): Opened | undefined => {
+        const found = unseal(cookieValue);
+        return found === undefined || found.generation < generationOf(found.record.userId)
+          ? undefined
+          : found;
       };
       const seal = (record: SessionRecord, generation: number) =>
         Effect.flatMap(sealer.seal(JSON.stringify(sealedOf(record, generation))), (value) =>
@@ -156,18 +191,14 @@ export const layer = (
         );
       return SessionStore.of({
         create: (record) => seal(record, generationOf(record.userId)),
-        load: (cookieValue) =>
-          Effect.sync(() => {
-            const sealed = open(cookieValue);
-            return sealed === undefined ? Option.none() : Option.some(recordOf(sealed));
-          }),
+        load: (cookieValue) => Effect.sync(() => open(cookieValue)?.found ?? Option.none()),
         update: (cookieValue, record) =>
           Effect.suspend(() => {
             // The generation the cookie was made with: a session ended meanwhile stays ended.
-            const sealed = open(cookieValue);
-            return sealed === undefined
+            const found = open(cookieValue);
+            return found === undefined
               ? Effect.succeedNone
-              : Effect.asSome(seal(record, sealed.g));
+              : Effect.asSome(seal(record, found.generation));
           }),
         destroy: () => Effect.void,
         destroyAllFor: (userId) =>

@@ -9,7 +9,7 @@ import type { ServiceUnavailableError, UnauthorizedError } from "../core/HttpErr
 import { param } from "../decorators/Params.js";
 import type { RequestContext } from "../http/RequestContext.js";
 import type { PipeTransform } from "../pipes/PipeTransform.js";
-import { provideRequest, type SessionService } from "./SessionService.js";
+import { onRequest, type SessionService } from "./SessionService.js";
 
 /**
  * Reads the session data for `@CurrentUser()`: 401 without a valid session. Provided by
@@ -25,7 +25,7 @@ export class CurrentUserPipe implements PipeTransform {
     _value: unknown,
     context: RequestContext,
   ): Effect.Effect<unknown, UnauthorizedError | ServiceUnavailableError> {
-    return provideRequest(this.sessions.session.require, context);
+    return onRequest(this.sessions.session.require, context);
   }
 }
 
@@ -43,10 +43,7 @@ export class OptionalCurrentUserPipe implements PipeTransform {
     _value: unknown,
     context: RequestContext,
   ): Effect.Effect<unknown, ServiceUnavailableError> {
-    return Effect.map(
-      provideRequest(this.sessions.session.current, context),
-      Option.getOrUndefined,
-    );
+    return Effect.map(onRequest(this.sessions.session.current, context), Option.getOrUndefined);
   }
 }
 

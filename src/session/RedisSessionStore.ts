@@ -31,9 +31,10 @@ import {
 
 /**
  * Options of {@link layer}: ioredis options (`host`, `port`, `password`, `db`, `tls`, ...), with
- * defaults suited to a store on the request path: `keyPrefix` `strata:session:`, no offline
- * queue (a command fails at once while Redis is unreachable), `commandTimeout` 500 ms,
- * `connectTimeout` 2 000 ms, reconnection forever with a backoff up to 2 s.
+ * defaults suited to a store on the request path: `keyPrefix` `strata:session:`, auto-pipelining
+ * (the session reads of concurrent requests go to Redis in one write), no offline queue (a
+ * command fails at once while Redis is unreachable), `commandTimeout` 500 ms, `connectTimeout`
+ * 2 000 ms, reconnection forever with a backoff up to 2 s.
  *
  * @since 0.1.0
  * @category store
@@ -132,11 +133,10 @@ export const layer = (
   Layer.scoped(
     SessionStore,
     Effect.gen(function* () {
-      const redis = (yield* scopedRedisClient(
-        "Redis session store",
-        "strata:session:",
-        options,
-      )) as RedisWithScripts;
+      const redis = (yield* scopedRedisClient("Redis session store", "strata:session:", {
+        enableAutoPipelining: true,
+        ...options,
+      })) as RedisWithScripts;
       redis.defineCommand("strataSessionCreate", { numberOfKeys: 2, lua: CREATE });
       redis.defineCommand("strataSessionUpdate", { numberOfKeys: 2, lua: UPDATE });
       redis.defineCommand("strataSessionDestroy", { numberOfKeys: 2, lua: DESTROY });

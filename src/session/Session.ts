@@ -55,11 +55,12 @@ export interface SessionApi<A> {
   /**
    * Signs in: a new session holding `data`, under a new cookie value (the session the request
    * came with, if any, is ended first: no fixation). Use it at every sign-in, for instance from
-   * an OAuth success handler. Data that does not match the Schema is a defect.
+   * an OAuth success handler. Data that does not match the Schema is a defect. (A method, so
+   * that a `SessionApi<User>` also serves where a `SessionApi<unknown>` is asked for.)
    */
-  readonly create: (
+  create(
     data: A,
-  ) => Effect.Effect<void, ServiceUnavailableError, HttpServerRequest.HttpServerRequest>;
+  ): Effect.Effect<void, ServiceUnavailableError, HttpServerRequest.HttpServerRequest>;
   /**
    * The same session under a new cookie value, the old one ended (with a server-side store a
    * copy of it stops working; a sealed cookie's copy stays valid until it expires). Call it

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect";
 import type { ServiceUnavailableError, UnauthorizedError } from "../core/HttpError.js";
 import type { CanActivate } from "../pipeline/CanActivate.js";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
-import { provideRequest, type SessionService } from "./SessionService.js";
+import { onRequest, type SessionService } from "./SessionService.js";
 
 /**
  * A guard requiring a valid session: without one (no cookie, or a tampered, forged, expired or
@@ -34,6 +34,6 @@ export class SessionGuard implements CanActivate {
   canActivate(
     context: ExecutionContext,
   ): Effect.Effect<boolean, UnauthorizedError | ServiceUnavailableError> {
-    return Effect.as(provideRequest(this.sessions.session.require, context), true);
+    return Effect.as(onRequest(this.sessions.session.require, context), true);
   }
 }

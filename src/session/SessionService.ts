@@ -7,6 +7,7 @@
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Option from "effect/Option";
@@ -32,20 +33,31 @@ const platformRequest = (request: RequestContext): HttpServerRequest.HttpServerR
 };
 
 /**
- * `effect` run on `request` (the object `@Req()` injects, or a guard's `ExecutionContext`):
- * on the request's own fiber, as guards and pipes run, the cookie goes through the response's
- * pre-response handler; use {@link runOnRequest} where the code runs off that fiber.
+ * `effect` run on `request` (the object `@Req()` injects, or a guard's `ExecutionContext`). On
+ * the request's own fiber, where guards and pipes run, the request is already in context: it is
+ * used as is, and the cookie goes through the response's pre-response handler. Elsewhere it is
+ * provided (a copy of the context, some microseconds).
  *
  * @since 0.1.0
  * @category classic
  */
-export const provideRequest = <B, E>(
+export const onRequest = <B, E>(
   effect: Effect.Effect<B, E, HttpServerRequest.HttpServerRequest>,
   request: RequestContext,
 ): Effect.Effect<B, E> =>
-  Effect.suspend(() =>
-    Effect.provideService(effect, HttpServerRequest.HttpServerRequest, platformRequest(request)),
-  );
+  Effect.contextWithEffect((context: Context.Context<never>) => {
+    const inContext = Context.getOption(
+      context as Context.Context<HttpServerRequest.HttpServerRequest>,
+      HttpServerRequest.HttpServerRequest,
+    );
+    return Option.isSome(inContext) && inContext.value === request.req
+      ? (effect as Effect.Effect<B, E>)
+      : Effect.provideService(
+          effect,
+          HttpServerRequest.HttpServerRequest,
+          platformRequest(request),
+        );
+  });
 
 /**
  * Writes the cookie on the request's `StrataResponse`, which the classic route adds to the
@@ -74,9 +86,7 @@ const runOnRequest = <B>(
   request: RequestContext,
 ): Promise<B> =>
   Effect.runPromiseExit(
-    provideRequest(effect, request).pipe(
-      Effect.provideService(CookieSink, strataResponseSink(request)),
-    ),
+    onRequest(effect, request).pipe(Effect.provideService(CookieSink, strataResponseSink(request))),
   ).then(unwrap);
 
 /**

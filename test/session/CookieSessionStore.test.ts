@@ -73,6 +73,28 @@ describe("CookieSessionStore", () => {
     }),
   );
 
+  it.scoped(
+    "opened cookies are remembered up to cacheSize; 0 remembers none; a bad size fails the start",
+    () =>
+      Effect.gen(function* () {
+        for (const cacheSize of [0, 1, 10_000]) {
+          const store = yield* storeOf({ secret: SECRET, cacheSize });
+          const alice = yield* store.create(record, record.createdAt + 1_000);
+          const bob = yield* store.create({ ...record, userId: "bob" }, record.createdAt + 1_000);
+          for (let round = 0; round < 3; round++) {
+            expect(yield* store.load(alice)).toEqual(Option.some(record));
+            expect(yield* store.load(bob)).toEqual(Option.some({ ...record, userId: "bob" }));
+          }
+          // A remembered cookie is still refused once its user signed out everywhere.
+          yield* store.destroyAllFor("alice");
+          expect(yield* store.load(alice)).toEqual(Option.none());
+          expect(Option.isSome(yield* store.load(bob))).toBe(true);
+        }
+        const exit = yield* Effect.exit(storeOf({ secret: SECRET, cacheSize: -1 }));
+        expect(String(exit)).toContain("cacheSize");
+      }),
+  );
+
   it.scoped("a session too large for a cookie is refused as a defect naming the fix", () =>
     Effect.gen(function* () {
       const store = yield* storeOf({ secret: SECRET });

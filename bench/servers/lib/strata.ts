@@ -25,6 +25,12 @@ export const strataPath: string = process.env.STRATA_DIST
 /** The specifier {@link loadStrata} takes for Strata's `strata/oauth` entry (same build). */
 export const STRATA_OAUTH = "strata/oauth";
 
+/** The specifier {@link loadStrata} takes for Strata's `strata/session` entry (same build). */
+export const STRATA_SESSION = "strata/session";
+
+/** Strata's own entries other than the core one, by specifier. */
+const ENTRIES: ReadonlySet<string> = new Set([STRATA_OAUTH, STRATA_SESSION]);
+
 /**
  * Strata's entry, then each of `specifiers`, required from Strata's dist (`cjs`), or (`esm`)
  * loaded by a single dynamic import as one module graph, what a statically imported app does:
@@ -32,7 +38,7 @@ export const STRATA_OAUTH = "strata/oauth";
  * (`ModuleJob._instantiate`: 5–15 ms once Strata's ~550 modules are in), so loading a server's
  * modules one by one would charge its startup for walks a real app does not make.
  *
- * A specifier is {@link STRATA_OAUTH} or a bare one ("effect/Layer"), resolved the way Strata's
+ * A specifier is {@link STRATA_OAUTH}, {@link STRATA_SESSION} or a bare one ("effect/Layer"), resolved the way Strata's
  * dist resolves it so that routes built by the bench share Strata's module instances.
  */
 // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
@@ -42,17 +48,21 @@ export const loadStrata = async (...specifiers: ReadonlyArray<string>): Promise<
       `Strata build not found at ${strataPath} (run \`npm run build\` in the project root)`,
     );
   }
-  const oauthPath = join(dirname(strataPath), "oauth", "index.js");
+  // `strata/oauth` is `oauth/index.js` beside the core entry, in either build.
+  const entryPath = (specifier: string) =>
+    join(dirname(strataPath), specifier.slice("strata/".length), "index.js");
   if (format === "cjs") {
     const require = createRequire(strataPath);
     return [strataPath, ...specifiers].map((specifier) =>
-      require(specifier === STRATA_OAUTH ? oauthPath : specifier),
+      require(ENTRIES.has(specifier) ? entryPath(specifier) : specifier),
     );
   }
   const urls = [
     pathToFileURL(strataPath).href,
     ...specifiers.map((specifier) =>
-      specifier === STRATA_OAUTH ? pathToFileURL(oauthPath).href : resolveAsStrata(specifier),
+      ENTRIES.has(specifier)
+        ? pathToFileURL(entryPath(specifier)).href
+        : resolveAsStrata(specifier),
     ),
   ];
   const graph = await import(

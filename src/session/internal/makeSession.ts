@@ -1,8 +1,7 @@
 /**
  * The session service over a store: what each request's cookie means (timeouts, Schema),
  * written back and cleared through the request's {@link CookieSink}. A request keeps its state
- * in a WeakMap keyed by the request, so a session read twice is loaded once, and a route that
- * never asks pays nothing.
+ * on itself, so a session read twice is loaded once, and a route that never asks pays nothing.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
@@ -17,16 +16,31 @@ import type { SessionConfig } from "../SessionOptions.js";
 import type { SessionRecord, SessionStoreError, SessionStoreService } from "../SessionStore.js";
 import { CookieSink, type PendingCookie } from "./CookieSink.js";
 
-/** One request's session, as loaded and as changed. */
-interface RequestState<A> extends PendingCookie {
-  readonly secure: boolean;
-  loaded: boolean;
+/** One request's session, as loaded and as changed; the cookie write its response gets. */
+class RequestState<A> implements PendingCookie {
+  hooked = false;
+  loaded = false;
   /** The live session's cookie value and record, once known. */
-  cookieValue: string | undefined;
-  record: SessionRecord | undefined;
-  data: Option.Option<A>;
+  cookieValue: string | undefined = undefined;
+  record: SessionRecord | undefined = undefined;
+  data: Option.Option<A> = Option.none();
   /** What the response will do to the cookie. */
-  write: CookieWrite | undefined;
+  write: CookieWrite | undefined = undefined;
+
+  constructor(
+    readonly secure: boolean,
+    private readonly cookie: SessionCookie,
+  ) {}
+
+  apply(response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse {
+    return this.write === undefined
+      ? response
+      : this.cookie.apply(response, this.write, this.secure);
+  }
+
+  header(): string | undefined {
+    return this.write === undefined ? undefined : this.cookie.header(this.write, this.secure);
+  }
 }
 
 const unauthorized = new UnauthorizedError();
@@ -47,7 +61,12 @@ export const makeSession = <A, I>(
 ): SessionApi<A> => {
   const decode = Schema.decodeUnknownOption(schema);
   const encode = Schema.encode(schema);
-  const states = new WeakMap<HttpServerRequest.HttpServerRequest, RequestState<A>>();
+  // Each request's state lives on the request object, under a symbol of this service's own:
+  // a WeakMap keyed by requests costs about a microsecond a request in V8 (ephemerons).
+  const stateKey = Symbol("strata/session/RequestState");
+  // Decoded data, by the record it was decoded from: a store that answers the same record
+  // object for the same cookie (the sealed-cookie store's cache) is decoded once.
+  const decoded = new WeakMap<SessionRecord, Option.Option<A>>();
   const { idleMillis, absoluteMillis, touchMillis } = config;
 
   const expiresAt = (record: SessionRecord) =>
@@ -60,33 +79,31 @@ export const makeSession = <A, I>(
   const clear: CookieWrite = { _tag: "Clear" };
 
   const stateOf = (request: HttpServerRequest.HttpServerRequest): RequestState<A> => {
-    let state = states.get(request);
+    const holder = request as unknown as { [stateKey]?: RequestState<A> };
+    let state = holder[stateKey];
     if (state === undefined) {
-      const secure = config.isSecure(request);
-      const fresh: RequestState<A> = {
-        secure,
-        loaded: false,
-        cookieValue: undefined,
-        record: undefined,
-        data: Option.none(),
-        write: undefined,
-        hooked: false,
-        apply: (response: HttpServerResponse.HttpServerResponse) =>
-          fresh.write === undefined ? response : cookie.apply(response, fresh.write, secure),
-        header: () => (fresh.write === undefined ? undefined : cookie.header(fresh.write, secure)),
-      };
-      state = fresh;
-      states.set(request, state);
+      state = new RequestState<A>(config.isSecure(request), cookie);
+      holder[stateKey] = state;
     }
     return state;
   };
 
+  const decodeRecord = (record: SessionRecord): Option.Option<A> => {
+    let data = decoded.get(record);
+    if (data === undefined) {
+      data = decode(record.data, { errors: "first" });
+      decoded.set(record, data);
+    }
+    return data;
+  };
+
+  /** Hands the cookie write the request's state holds to the sink, if there is one. */
   const flush = (state: RequestState<A>) =>
     state.write === undefined ? Effect.void : Effect.flatMap(CookieSink, (sink) => sink(state));
 
   /**
-   * Runs `f` on the request's state, then hands what it decided for the cookie to the sink:
-   * once it succeeded, or (`always`) whatever its outcome.
+   * Runs `f` on the request's state, then flushes what it decided for the cookie: once it
+   * succeeded, or (`always`) whatever its outcome.
    */
   const withState = <B, E>(
     f: (
@@ -142,7 +159,18 @@ export const makeSession = <A, I>(
     );
   };
 
-  /** Reads the request's session once: checked against its timeouts and the Schema. */
+  /** No session after all: forgotten, the cookie cleared on the response. */
+  const gone = (state: RequestState<A>) => {
+    end(state);
+    return Effect.as(flush(state), state.data);
+  };
+
+  /**
+   * Reads the request's session once: checked against its timeouts and the Schema. A cookie
+   * that is no session is cleared, a session due a write-back written back: the cookie write
+   * goes to the sink here, so that the common case (a valid session, no write) takes no step
+   * for it.
+   */
   const load = (
     state: RequestState<A>,
     request: HttpServerRequest.HttpServerRequest,
@@ -151,27 +179,25 @@ export const makeSession = <A, I>(
     state.loaded = true;
     const value = cookie.read(request, state.secure);
     if (value === undefined) return Effect.succeedNone;
-    return Effect.flatMap(Effect.catchAll(store.load(value), failed), (found) =>
-      Clock.clockWith((clock) => {
-        const now = clock.unsafeCurrentTimeMillis();
-        if (Option.isNone(found)) {
-          end(state);
-          return Effect.succeedNone;
-        }
-        const record = found.value;
-        const data =
-          now >= expiresAt(record) ? Option.none<A>() : decode(record.data, { errors: "first" });
-        if (Option.isNone(data)) {
+    return Clock.clockWith((clock) =>
+      Effect.matchEffect(store.load(value), {
+        onFailure: failed,
+        onSuccess: (found) => {
+          if (Option.isNone(found)) return gone(state);
+          const record = found.value;
+          const now = clock.unsafeCurrentTimeMillis();
+          const data = now >= expiresAt(record) ? Option.none<A>() : decodeRecord(record);
           // Expired, or written under another Schema: gone, wherever it was kept.
-          end(state);
-          return Effect.as(Effect.ignore(store.destroy(value, record)), data);
-        }
-        state.cookieValue = value;
-        state.record = record;
-        state.data = data;
-        return now - record.touchedAt >= touchMillis
-          ? touch(state, value, record, now)
-          : Effect.succeed(data);
+          if (Option.isNone(data)) {
+            return Effect.zipRight(Effect.ignore(store.destroy(value, record)), gone(state));
+          }
+          state.cookieValue = value;
+          state.record = record;
+          state.data = data;
+          return now - record.touchedAt >= touchMillis
+            ? Effect.tap(touch(state, value, record, now), () => flush(state))
+            : Effect.succeed(data);
+        },
       }),
     );
   };
@@ -195,7 +221,10 @@ export const makeSession = <A, I>(
       state.write = set(value, record, now);
     });
 
-  const current = withState(load);
+  // The hot path: a context read, the store's load, and the answer.
+  const current = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    load(stateOf(request), request),
+  );
 
   return {
     current,

@@ -1,0 +1,88 @@
+// Strata's classic face with sessions: `/session-users/:id` is `/users/:id` behind
+// `SessionGuard`, so the two compare the guard's cost (one sealed-cookie unseal, or one Redis
+// GET, per request). `GET /login` signs in and sets the cookie the runner then sends.
+// `SESSION_STORE=redis` keeps sessions in the Redis at 127.0.0.1:`REDIS_PORT` (default 6379);
+// the default is the sealed-cookie store.
+import { loadStrata, STRATA_SESSION } from "./lib/strata.js";
+
+const [strata, session, Schema] = await loadStrata(STRATA_SESSION, "effect/Schema");
+const {
+  Controller,
+  Get,
+  Param,
+  Injectable,
+  Inject,
+  Module,
+  StrataApp,
+  ParseIntPipe,
+  Req,
+  UseGuards,
+} = strata;
+const { SessionModule, SessionService, SessionGuard } = session;
+
+const User = Schema.Struct({ id: Schema.String, name: Schema.String });
+
+@Injectable()
+class UsersService {
+  find(id: number) {
+    return { id, name: `user ${id}` };
+  }
+}
+
+@Controller("users")
+class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get(":id")
+  get(@Param("id", ParseIntPipe) id: number) {
+    return this.users.find(id);
+  }
+}
+
+// The same handler behind the session guard.
+@Controller("session-users")
+@UseGuards(SessionGuard)
+class SessionUsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Get(":id")
+  get(@Param("id", ParseIntPipe) id: number) {
+    return this.users.find(id);
+  }
+}
+
+@Controller()
+class HelloController {
+  // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
+  constructor(@Inject(SessionService) private readonly sessions: any) {}
+
+  @Get("hello")
+  hello() {
+    return { hello: "world" };
+  }
+
+  @Get("login")
+  async login(@Req() req: unknown) {
+    await this.sessions.create(req, { id: "bench", name: "bench user" });
+    return { signedIn: true };
+  }
+}
+
+const redis = process.env.SESSION_STORE === "redis";
+
+@Module({
+  imports: [
+    SessionModule.forRoot({
+      schema: User,
+      ...(redis
+        ? { store: { redis: { host: "127.0.0.1", port: Number(process.env.REDIS_PORT ?? 6379) } } }
+        : { secret: "bench-session-secret-bench-session-secret" }),
+    }),
+  ],
+  controllers: [HelloController, UsersController, SessionUsersController],
+  providers: [UsersService],
+})
+class AppModule {}
+
+const app = new StrataApp(AppModule);
+await app.listen(Number(process.env.PORT), "127.0.0.1");
