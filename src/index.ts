@@ -77,6 +77,7 @@ export {
 } from "./decorators/Params.js";
 export { Header, HttpCode, Redirect } from "./decorators/ResponseDecorators.js";
 export {
+  All,
   Delete,
   Get,
   Patch,
@@ -159,15 +160,35 @@ export {
 export * as Timeout from "./middleware/Timeout.js";
 export { DEFAULT_TIMEOUT, TimeoutMiddleware, type TimeoutOptions } from "./middleware/Timeout.js";
 export { applyDecorators } from "./nest/applyDecorators.js";
+export {
+  AnyFilesInterceptor,
+  FileFieldsInterceptor,
+  FileInterceptor,
+  FilesInterceptor,
+  type MulterField,
+  type MulterOptions,
+  NoFilesInterceptor,
+} from "./nest/FileInterceptor.js";
+export { FileTypeValidator, type FileTypeValidatorOptions } from "./nest/FileTypeValidator.js";
+export { FileValidator, type FileValidatorContext } from "./nest/FileValidator.js";
 export { type ForwardReference, forwardRef } from "./nest/forwardRef.js";
 export { Global } from "./nest/Global.js";
+export {
+  MaxFileSizeValidator,
+  type MaxFileSizeValidatorOptions,
+} from "./nest/MaxFileSizeValidator.js";
+export type { NestInterceptor } from "./nest/NestInterceptor.js";
 export { Optional } from "./nest/Optional.js";
+export { type ParseFileOptions, ParseFilePipe } from "./nest/ParseFilePipe.js";
+export { ParseFilePipeBuilder } from "./nest/ParseFilePipeBuilder.js";
 export {
   type CreateDecoratorOptions,
   type ReflectableDecorator,
   Reflector,
 } from "./nest/Reflector.js";
 export { type CustomDecorator, SetMetadata } from "./nest/SetMetadata.js";
+export { type MessageEvent, Sse } from "./nest/Sse.js";
+export { StreamableFile, type StreamableFileOptions } from "./nest/StreamableFile.js";
 export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./nest/tokens.js";
 export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
 export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
@@ -208,7 +229,6 @@ export {
   type InterceptorLike,
   type RxObservable,
 } from "./pipeline/Interceptor.js";
-export type { NestInterceptor } from "./nest/NestInterceptor.js";
 export * as Uploads from "./pipeline/Uploads.js";
 export { DEFAULT_UPLOAD_LIMITS, type Upload, type UploadLimits } from "./pipeline/Uploads.js";
 export type { DtoSchema, ValidationOptions } from "./pipeline/Validation.js";

@@ -1,4 +1,6 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as NodeStream from "@effect/platform-node/NodeStream";
+import { StreamableFile } from "../nest/StreamableFile.js";
 import { InternalServerError } from "./HttpError.js";
 import { jsonResponse, stringResponse } from "./TextResponse.js";
 
@@ -25,9 +27,41 @@ const redirectOverride = (result: unknown): { url?: unknown; statusCode?: unknow
     : {};
 
 /**
+ * The response of a {@link StreamableFile}: its bytes, or its stream with backpressure, under its
+ * type, disposition and length (a `@Header()` of the same name wins). A value with CR or LF is a
+ * 500, never a split response.
+ */
+const fileResponse = (
+  file: StreamableFile,
+  spec: ResponseSpec,
+): HttpServerResponse.HttpServerResponse => {
+  const { type, disposition, length } = file.getHeaders();
+  const { "content-type": declaredType, ...declared } = spec.headers ?? {};
+  const headers: Record<string, string> = {};
+  if (disposition !== undefined) headers["content-disposition"] = disposition;
+  const bytes = file.getBytes();
+  if (bytes === undefined && length !== undefined) headers["content-length"] = String(length);
+  Object.assign(headers, declared);
+  const contentType = declaredType ?? type;
+  if (!isSafeHeaderValue(contentType) || !isSafeHeaderValue(disposition ?? "")) {
+    throw new InternalServerError();
+  }
+  const options = { status: spec.status, headers, contentType };
+  if (bytes !== undefined) return HttpServerResponse.uint8Array(bytes, options);
+  return HttpServerResponse.stream(
+    NodeStream.fromReadable(
+      () => file.getStream(),
+      (error) => error,
+    ),
+    options,
+  );
+};
+
+/**
  * The response for what a classic handler returned: a platform response as is; a redirect
  * when `@Redirect` is set (the result's `url`/`statusCode` override it); nothing as an empty
- * body; a string as `text/plain`; bytes as binary; anything else as JSON.
+ * body; a string as `text/plain`; bytes as binary; a {@link StreamableFile} as its content;
+ * anything else as JSON.
  */
 export const handlerResponse = (
   result: unknown,
@@ -51,5 +85,6 @@ export const handlerResponse = (
   if (result instanceof Uint8Array) {
     return HttpServerResponse.uint8Array(result, { status: spec.status, headers: spec.headers });
   }
+  if (result instanceof StreamableFile) return fileResponse(result, spec);
   return jsonResponse(result, spec);
 };

@@ -5,9 +5,12 @@ import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
 import * as Scope from "effect/Scope";
+import { readMetadata } from "../decorators/metadata.js";
 import type { ParamMetadata } from "../decorators/Params.js";
 import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
+import { SSE_METADATA } from "../nest/Sse.js";
+import { sseResponse } from "../nest/SseResponse.js";
 import {
   type EnhancerRefs,
   type Enhancers,
@@ -19,11 +22,12 @@ import { applyFilters } from "../pipeline/internal/filters.js";
 import { runGuards } from "../pipeline/internal/guards.js";
 import { intercept } from "../pipeline/internal/interceptors.js";
 import { applyPipes, isAsync } from "../pipeline/internal/pipes.js";
-import { readUpload, type UploadLimits } from "../pipeline/Uploads.js";
+import { uploadRoute } from "../pipeline/internal/uploadRoute.js";
+import type { UploadLimits } from "../pipeline/Uploads.js";
 import type { ArgumentMetadata } from "../pipes/PipeTransform.js";
 import { handlerResponse, type ResponseSpec } from "./HandlerResponse.js";
 import { readBody } from "./RequestBody.js";
-import { fromResult } from "./UserCode.js";
+import { awaitResult, fromResult } from "./UserCode.js";
 
 /** The services a compiled route reads from the router. */
 export type RouteServices =
@@ -86,7 +90,7 @@ const rawValue = (meta: ParamMetadata, execution: HttpExecution): unknown => {
         : execution.files?.find((file) => file.fieldname === meta.name);
     case "files":
       return meta.name === undefined
-        ? (execution.files ?? [])
+        ? (execution.uploadedFiles ?? execution.files ?? [])
         : (execution.files ?? []).filter((file) => file.fieldname === meta.name);
     case "custom":
       return customValue(meta, execution);
@@ -127,9 +131,18 @@ export const routeHandler = (
   plan: RoutePlan,
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices> => {
   const { params, spec, injector, node, method, target } = plan;
-  const refs = plan.enhancers;
+  const upload = uploadRoute(
+    plan.enhancers,
+    plan.uploadLimits,
+    plan.bodyLimit,
+    `${target.controller.name}.${String(method)}`,
+  );
+  const refs = upload.refs;
+  const sse = readMetadata<boolean>(SSE_METADATA, target.controller.prototype, method) === true;
   const fixed = fixedEnhancers(refs);
-  const isUpload = params.some((p) => p.meta.source === "file" || p.meta.source === "files");
+  const isUpload =
+    upload.spec !== undefined ||
+    params.some((p) => p.meta.source === "file" || p.meta.source === "files");
   const hasGuards = refs.guards.length > 0;
   const hasInterceptors = refs.interceptors.length > 0;
   const readsBody =
@@ -214,13 +227,16 @@ export const routeHandler = (
       : HttpServerResponse.setHeaders(response, headers);
   };
 
-  const respond = takesResponse
+  const respond = sse
     ? (value: unknown, execution: HttpExecution) =>
-        Effect.zipRight(fromResult(value), execution.getResponse().response)
-    : (value: unknown, execution: HttpExecution) =>
-        isAsync(value)
-          ? Effect.map(fromResult(value), (result) => toResponse(result, execution))
-          : Effect.succeed(toResponse(value, execution));
+        Effect.map(sseResponse(value, spec.headers), (response) => toResponse(response, execution))
+    : takesResponse
+      ? (value: unknown, execution: HttpExecution) =>
+          Effect.zipRight(fromResult(value), execution.getResponse().response)
+      : (value: unknown, execution: HttpExecution) =>
+          isAsync(value)
+            ? Effect.map(awaitResult(value), (result) => toResponse(result, execution))
+            : Effect.succeed(toResponse(value, execution));
 
   const core: Step = hasInterceptors
     ? (execution) =>
@@ -239,12 +255,7 @@ export const routeHandler = (
     : (execution) => respond(invoke(execution), execution);
 
   const uploaded: Step = isUpload
-    ? (execution) =>
-        Effect.flatMap(readUpload(execution.req, plan.uploadLimits), (upload) => {
-          execution.body = upload.fields;
-          execution.files = upload.files;
-          return core(execution);
-        })
+    ? (execution) => Effect.flatMap(upload.receive(execution), () => core(execution))
     : core;
 
   const guarded: Step = hasGuards

@@ -1,7 +1,7 @@
 import { appendMetadata, MetadataKey } from "./metadata.js";
 
-/** The HTTP methods a route decorator can declare. @since 0.1.0 @category decorators */
-export type RouteMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+/** The HTTP methods a route decorator can declare (`*`: every method, `@All()`). @since 0.1.0 @category decorators */
+export type RouteMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "*";
 
 /** A route recorded on a controller class. */
 export interface RouteMetadata {
@@ -35,3 +35,5 @@ export const Put = route("PUT");
 export const Delete = route("DELETE");
 /** Routes `PATCH prefix/path` to the method. @since 0.1.0 @category decorators */
 export const Patch = route("PATCH");
+/** Routes every method of `prefix/path` to the method (NestJS's `@All()`). @since 0.1.0 @category decorators */
+export const All = route("*");

@@ -9,6 +9,8 @@ export interface UploadedFile {
   readonly fieldname: string;
   /** The file name the client gave. */
   readonly filename: string;
+  /** The same file name, under multer's (and so NestJS's) name for it. */
+  readonly originalname: string;
   /** Its size in bytes. */
   readonly size: number;
   /** Its media type as the client declared it (`application/octet-stream` when none). */

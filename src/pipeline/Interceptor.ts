@@ -8,6 +8,7 @@ import type { ExecutionContext } from "./ExecutionContext.js";
  * @since 0.1.0
  * @category pipeline
  */
+// biome-ignore lint/suspicious/noTsIgnore: kept in the .d.ts, where a missing optional rxjs must not fail
 /** @ts-ignore rxjs is an optional peer dependency: without it this type is `any` */
 export type RxObservable<T> = import("rxjs").Observable<T>;
 

@@ -62,6 +62,36 @@ export interface Upload {
   readonly files: ReadonlyArray<UploadedFile>;
 }
 
+/**
+ * What a file part tells before its content is read (multer's `fileFilter` gets this shape).
+ *
+ * @since 0.1.0
+ * @category uploads
+ */
+export interface FilePartInfo {
+  readonly fieldname: string;
+  readonly originalname: string;
+  readonly mimetype: string;
+}
+
+/**
+ * Which files an upload accepts (what NestJS's `FileInterceptor` family declares), checked as
+ * each file part arrives, before its content is kept.
+ *
+ * @since 0.1.0
+ * @category uploads
+ */
+export interface FileRules<E = never> {
+  /**
+   * The file fields accepted and the most files each; a file under another field, or one more
+   * than its count, fails with 400 `Unexpected field - <name>` (multer's message). Without it,
+   * any field.
+   */
+  readonly fields?: ReadonlyMap<string, number>;
+  /** Keeps a file (`true`), skips it unread (`false`), or fails the request. */
+  readonly filter?: (file: FilePartInfo) => Effect.Effect<boolean, E>;
+}
+
 /** `true` when the request declares a `multipart/form-data` body with a boundary. */
 export const isMultipart = (request: HttpServerRequest.HttpServerRequest): boolean => {
   const type = request.headers["content-type"]?.toLowerCase() ?? "";
@@ -90,6 +120,9 @@ const fromMultipartError = (
       return unreadable;
   }
 };
+
+const isMultipartError = (error: unknown): error is Multipart.MultipartError =>
+  error instanceof Multipart.MultipartError;
 
 const totalTooLarge = (limits: Required<UploadLimits>) =>
   new PayloadTooLargeError(`Upload too large (at most ${limits.totalSize} bytes in all)`);
@@ -150,23 +183,44 @@ const parts = (
     Multipart.makeChannel(request.headers),
   );
 
+const unexpected = (field: string) => new BadRequestError(`Unexpected field - ${field}`);
+
 /**
- * Parses the `multipart/form-data` body of `request` within `limits`. Not multipart: 400;
- * malformed: 400; over a limit: 413. What was read is dropped with the failure.
+ * Parses the `multipart/form-data` body of `request` within `limits`, keeping the files that
+ * `rules` accept. Not multipart: 400; malformed: 400; over a limit: 413; a file `rules` do not
+ * expect: 400. What was read is dropped with the failure. Every part with a file name is a
+ * file, whatever its type (`application/json` included).
  */
-export const readUpload = (
+export const readUpload = <E = never>(
   request: HttpServerRequest.HttpServerRequest,
   limits: Required<UploadLimits>,
-): Effect.Effect<Upload, BadRequestError | PayloadTooLargeError> => {
+  rules: FileRules<E> = {},
+): Effect.Effect<Upload, BadRequestError | PayloadTooLargeError | E> => {
   if (!isMultipart(request)) return Effect.fail(notMultipart);
   return Effect.suspend(() => {
     const fields = new Map<string, string | Array<string>>();
     const files: Array<UploadedFile> = [];
+    const perField = new Map<string, number>();
     let fieldCount = 0;
     let total = 0; // bytes of file contents and field values kept so far
+    const keep = (file: Multipart.File) =>
+      Effect.map(readFile(file, limits, limits.totalSize - total), (buffer) => {
+        total += buffer.byteLength;
+        files.push({
+          fieldname: file.key,
+          filename: file.name,
+          originalname: file.name,
+          size: buffer.byteLength,
+          mimetype: file.contentType,
+          buffer,
+        });
+      });
     const onPart = (
       part: Multipart.Part,
-    ): Effect.Effect<void, PayloadTooLargeError | Multipart.MultipartError> => {
+    ): Effect.Effect<
+      void,
+      BadRequestError | PayloadTooLargeError | Multipart.MultipartError | E
+    > => {
       if (Multipart.isField(part)) {
         fieldCount++;
         if (fieldCount > limits.fields) {
@@ -182,25 +236,25 @@ export const readUpload = (
         else existing.push(part.value);
         return Effect.void;
       }
+      const file = part as Multipart.File;
+      if (rules.fields !== undefined) {
+        const count = (perField.get(file.key) ?? 0) + 1;
+        if (count > (rules.fields.get(file.key) ?? 0)) return Effect.fail(unexpected(file.key));
+        perField.set(file.key, count);
+      }
       if (files.length >= limits.files) {
         return Effect.fail(new PayloadTooLargeError(`Too many files (at most ${limits.files})`));
       }
-      const file = part as Multipart.File;
-      return Effect.map(readFile(file, limits, limits.totalSize - total), (buffer) => {
-        total += buffer.byteLength;
-        files.push({
-          fieldname: file.key,
-          filename: file.name,
-          size: buffer.byteLength,
-          mimetype: file.contentType,
-          buffer,
-        });
-      });
+      if (rules.filter === undefined) return keep(file);
+      const info = { fieldname: file.key, originalname: file.name, mimetype: file.contentType };
+      return Effect.flatMap(rules.filter(info), (accepted) =>
+        accepted ? keep(file) : Stream.runDrain(file.content),
+      );
     };
     const source = nodeSource(request);
     return Stream.runForEach(parts(request, source), onPart).pipe(
-      Multipart.withLimits({ maxFieldSize: limits.fieldSize }),
-      Effect.catchTag("MultipartError", (error) => Effect.fail(fromMultipartError(error, limits))),
+      Multipart.withLimits({ maxFieldSize: limits.fieldSize, fieldMimeTypes: [] }),
+      Effect.catchIf(isMultipartError, (error) => Effect.fail(fromMultipartError(error, limits))),
       Effect.map((): Upload => ({ fields: Object.fromEntries(fields), files })),
       Effect.onError(() => Effect.sync(() => source?.resume())),
     );

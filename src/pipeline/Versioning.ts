@@ -63,7 +63,7 @@ export interface VersioningOptions {
 }
 
 /** The HTTP methods a versioned route can answer. @since 0.1.0 @category versioning */
-export type VersionedMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+export type VersionedMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "*";
 
 type Handler<E, R> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>;
 

@@ -30,6 +30,8 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
   body: unknown = undefined;
   user?: RequestUser;
   files?: ReadonlyArray<UploadedFile>;
+  /** What `@UploadedFiles()` gives instead of `files`: the files by field (FileFieldsInterceptor). */
+  uploadedFiles?: Readonly<Record<string, ReadonlyArray<UploadedFile>>>;
   /** The guards, interceptors, filters and pipes of this request's route. */
   enhancers: Enhancers;
   /** The argument whose pipes are running (a pipe's `context.type`, `.data`, `.metatype`). */

@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect";
 import { ForbiddenError } from "../../core/HttpError.js";
 import { isObservable } from "../../core/ObservableResult.js";
-import { fromResult, isThenable } from "../../core/UserCode.js";
+import { awaitResult, isThenable } from "../../core/UserCode.js";
 import type { CanActivate } from "../CanActivate.js";
 import type { ExecutionContext } from "../ExecutionContext.js";
 
@@ -29,7 +29,7 @@ export const runGuards = (
     }
     if (result === true) continue;
     if (!Effect.isEffect(result) && !isThenable(result) && !isObservable(result)) return forbidden;
-    return Effect.flatMap(fromResult(result), (allowed) =>
+    return Effect.flatMap(awaitResult(result), (allowed) =>
       allowed === true ? (runGuards(guards, context, i + 1) ?? Effect.void) : verdict(allowed),
     );
   }

@@ -4,9 +4,9 @@ import type * as Exit from "effect/Exit";
 import type * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
-import { isObservable, lastValue } from "../../core/ObservableResult.js";
+import { isObservable } from "../../core/ObservableResult.js";
 import { childRuntime } from "../../core/server/RequestFibers.js";
-import { isThenable } from "../../core/UserCode.js";
+import { awaitResult, isThenable } from "../../core/UserCode.js";
 import { loadRxjs } from "../../nest/loadRxjs.js";
 import type { ExecutionContext } from "../ExecutionContext.js";
 import type { CallHandler, Interceptor, RxObservable } from "../Interceptor.js";
@@ -29,17 +29,21 @@ const fork = (
 /**
  * Settles what the inner pipeline produced as a Promise for an interceptor's `next()`. A plain
  * value or a Promise (adopted) needs no fiber; an Effect (or an Observable's last value) runs on
- * a forked fiber (see {@link fork}).
+ * a forked fiber (see {@link fork}). An Observable a Promise or an Effect gives is settled too.
  */
 const settle = (
   result: unknown,
   parent: Fiber.RuntimeFiber<unknown, unknown>,
   scope: Scope.Scope,
 ): Promise<unknown> => {
-  const effect = isObservable(result) ? lastValue(result) : result;
-  if (!Effect.isEffect(effect)) return Promise.resolve(effect);
+  if (isThenable(result)) {
+    return Promise.resolve(result).then((value) =>
+      isObservable(value) ? settle(value, parent, scope) : value,
+    );
+  }
+  if (!Effect.isEffect(result) && !isObservable(result)) return Promise.resolve(result);
   return new Promise((resolve, reject) => {
-    fork(effect as Effect.Effect<unknown, unknown>, parent, scope, (exit) => {
+    fork(awaitResult(result), parent, scope, (exit) => {
       if (exit._tag === "Success") resolve(exit.value);
       else reject(Cause.squash(exit.cause));
     });
@@ -49,7 +53,8 @@ const settle = (
 /**
  * What an interceptor's `next.handle()` returns: a cold rxjs Observable that runs the rest of
  * the pipeline when subscribed and emits what it produced: each value of an Observable, else the
- * one settled value, then completes; a failure is its error. Unsubscribing before the end
+ * one settled value (each value of an Observable it settles to), then completes; a failure is
+ * its error. Unsubscribing before the end
  * (rxjs's `timeout`) interrupts an Effect still running.
  */
 const observe = (
@@ -67,7 +72,12 @@ const observe = (
       return;
     }
     if (isObservable(result)) return result.subscribe(subscriber);
+    let inner: { unsubscribe(): void } | undefined;
     const emit = (value: unknown) => {
+      if (isObservable(value)) {
+        inner = value.subscribe(subscriber);
+        return;
+      }
       subscriber.next(value);
       subscriber.complete();
     };
@@ -80,11 +90,12 @@ const observe = (
       });
       return () => {
         if (!done) fiber.unsafeInterruptAsFork(fiber.id());
+        inner?.unsubscribe();
       };
     }
     if (isThenable(result)) {
       result.then(emit, (error: unknown) => subscriber.error(error));
-      return;
+      return () => inner?.unsubscribe();
     }
     emit(result);
   });

@@ -1,0 +1,67 @@
+import { Readable } from "node:stream";
+
+/**
+ * The headers a {@link StreamableFile} sets: `type` (default `application/octet-stream`),
+ * `disposition` (e.g. `attachment; filename="report.pdf"`) and `length` in bytes.
+ *
+ * @since 0.1.0
+ * @category response
+ */
+export interface StreamableFileOptions {
+  readonly type?: string;
+  readonly disposition?: string;
+  readonly length?: number;
+}
+
+/**
+ * NestJS's `StreamableFile`: returned from a handler, its bytes are the response body, streamed
+ * from a `Readable` (with backpressure) or sent from a `Buffer`/`Uint8Array`, with the headers of
+ * its options (a `@Header()` of the same name wins). Interceptors see it as it is.
+ *
+ * @example
+ * @Get("report")
+ * report() {
+ *   return new StreamableFile(createReadStream("report.pdf"), {
+ *     type: "application/pdf",
+ *     disposition: 'attachment; filename="report.pdf"',
+ *   });
+ * }
+ *
+ * @since 0.1.0
+ * @category response
+ */
+export class StreamableFile {
+  private readonly stream: Readable | undefined;
+
+  constructor(
+    private readonly bytes: Uint8Array | Readable,
+    readonly options: StreamableFileOptions = {},
+  ) {
+    this.stream = bytes instanceof Readable ? bytes : undefined;
+  }
+
+  /** The content as a `Readable` (a Buffer is wrapped in one). */
+  getStream(): Readable {
+    return this.stream ?? Readable.from([this.bytes]);
+  }
+
+  /** The content as bytes when it was given as bytes, else `undefined` (a stream). */
+  getBytes(): Uint8Array | undefined {
+    return this.stream === undefined ? (this.bytes as Uint8Array) : undefined;
+  }
+
+  /** `type`, `disposition` and `length` as NestJS reports them (type defaulted). */
+  getHeaders(): {
+    readonly type: string;
+    readonly disposition: string | undefined;
+    readonly length: number | undefined;
+  } {
+    const { type = "application/octet-stream", disposition, length } = this.options;
+    return {
+      type,
+      disposition,
+      length:
+        length ?? (this.stream === undefined ? (this.bytes as Uint8Array).byteLength : undefined),
+    };
+  }
+}
