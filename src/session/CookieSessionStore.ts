@@ -12,6 +12,9 @@
  *   ending every session of a user moves the counter on. It holds for this instance until it
  *   restarts; behind several instances, or where it must survive a restart, use a server-side store.
  *
+ * A cookie is decrypted once: opened cookies are remembered by their exact value (`cacheSize`),
+ * so the requests of a signed-in browser between two write-backs cost a map lookup.
+ *
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect";
