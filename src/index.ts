@@ -9,6 +9,7 @@
 import "./decorators/reflectMetadata.js";
 
 export type { PipelineOptions, RouteInfo } from "./core/AppRoutes.js";
+export { AppServing, type AppServingOptions } from "./core/AppServing.js";
 export { type ErrorBody, errorBody, validationError } from "./core/ErrorResponse.js";
 export {
   BadRequestError,

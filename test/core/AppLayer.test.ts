@@ -390,6 +390,33 @@ describe("StrataApp.layer: the whole app as a Layer", () => {
     }),
   );
 
+  it.effect(
+    "fails the start when an Effect route takes a probe's path, and not once the probe moves",
+    () =>
+      Effect.gen(function* () {
+        const own = HttpLayerRouter.add(
+          "GET",
+          "/health",
+          HttpServerResponse.unsafeJson({ own: true }),
+        );
+        const serving = (options: StrataAppOptions) =>
+          StrataServer.serve(Layer.merge(StrataApp.layer(AppModule, options), own)).pipe(
+            Layer.provideMerge(StrataServer.layerNode(listen)),
+          );
+        const exit = yield* Effect.exit(Effect.scoped(Layer.build(serving(appOptions()))));
+        expect(Exit.isFailure(exit)).toBe(true);
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const context = yield* Layer.build(
+              serving(appOptions({ health: { livenessPath: "/livez" } })),
+            );
+            expect((yield* ask(urlOf(context), "/health")).body).toEqual({ own: true });
+            expect((yield* ask(urlOf(context), "/livez")).body).toEqual({ status: "up" });
+          }),
+        );
+      }),
+  );
+
   it.effect("refuses a routerConfig that serve does not use, and serves with the one it does", () =>
     Effect.gen(function* () {
       const options = appOptions({ routerConfig: { caseSensitive: true } });
