@@ -162,6 +162,11 @@ export * as Timeout from "./middleware/Timeout.js";
 export { DEFAULT_TIMEOUT, TimeoutMiddleware, type TimeoutOptions } from "./middleware/Timeout.js";
 export { applyDecorators } from "./nest/applyDecorators.js";
 export {
+  CLASS_SERIALIZER_DEFAULTS,
+  ClassSerializerInterceptor,
+  type ClassSerializerInterceptorOptions,
+} from "./nest/ClassSerializerInterceptor.js";
+export {
   AnyFilesInterceptor,
   FileFieldsInterceptor,
   FileInterceptor,
@@ -187,6 +192,11 @@ export {
   type ReflectableDecorator,
   Reflector,
 } from "./nest/Reflector.js";
+export {
+  CLASS_SERIALIZER_OPTIONS,
+  type ClassSerializerContextOptions,
+  SerializeOptions,
+} from "./nest/SerializeOptions.js";
 export { type CustomDecorator, SetMetadata } from "./nest/SetMetadata.js";
 export { type MessageEvent, Sse } from "./nest/Sse.js";
 export { StreamableFile, type StreamableFileOptions } from "./nest/StreamableFile.js";

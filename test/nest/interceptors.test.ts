@@ -1,3 +1,4 @@
+import { Exclude, Expose, Type } from "class-transformer";
 import * as Effect from "effect/Effect";
 import {
   catchError,
@@ -16,6 +17,7 @@ import { describe, expect, it } from "vitest";
 import {
   BadRequestException,
   type CallHandler,
+  ClassSerializerInterceptor,
   ConflictException,
   Controller,
   type ExecutionContext,
@@ -27,7 +29,10 @@ import {
   NotFoundException,
   Param,
   ParseIntPipe,
+  Reflector,
   RequestTimeoutException,
+  SerializeOptions,
+  StrataApp,
   UseFilters,
   UseGuards,
   UseInterceptors,
@@ -336,5 +341,124 @@ describe("@UseInterceptors / @UseGuards / @UsePipes / @UseFilters given undefine
     }).toThrow(
       "@UseFilters() on CyclicFilters.find: argument #0 is an object, not an exception filter",
     );
+  });
+});
+
+class RoleEntity {
+  id!: number;
+  @Exclude()
+  internal = "hidden";
+}
+
+class UserEntity {
+  id!: number;
+  firstName!: string;
+  lastName!: string;
+  @Exclude()
+  password!: string;
+  @Expose({ groups: ["admin"] })
+  email!: string;
+  @Type(() => RoleEntity)
+  role!: RoleEntity;
+
+  @Expose()
+  get fullName(): string {
+    return `${this.firstName} ${this.lastName}`;
+  }
+
+  constructor(partial: Partial<UserEntity>) {
+    Object.assign(this, partial);
+  }
+}
+
+const ada = () =>
+  new UserEntity({
+    id: 1,
+    firstName: "Ada",
+    lastName: "Lovelace",
+    password: "secret",
+    email: "ada@example.com",
+    role: Object.assign(new RoleEntity(), { id: 7 }),
+  });
+
+@Controller("users")
+@UseInterceptors(ClassSerializerInterceptor)
+class UsersController {
+  @Get("one")
+  one() {
+    return ada();
+  }
+
+  @Get("many")
+  many() {
+    return [ada(), ada()];
+  }
+
+  @Get("admin")
+  @SerializeOptions({ groups: ["admin"] })
+  admin() {
+    return ada();
+  }
+
+  @Get("plain")
+  @SerializeOptions({ type: UserEntity })
+  plain() {
+    return { id: 2, firstName: "Grace", lastName: "Hopper", password: "secret" };
+  }
+
+  @Get("text")
+  text() {
+    return "as is";
+  }
+}
+
+@Module({ controllers: [UsersController] })
+class UsersModule {}
+
+describe("ClassSerializerInterceptor (class-transformer)", () => {
+  const app = listeningApp(UsersModule);
+
+  it("leaves out @Exclude() properties and adds @Expose() getters, nested entities included", async () => {
+    const res = await request(app, "GET", "/users/one");
+    expect(res.body).toEqual({
+      id: 1,
+      firstName: "Ada",
+      lastName: "Lovelace",
+      fullName: "Ada Lovelace",
+      role: { id: 7 },
+    });
+    expect(res.text).not.toContain("secret");
+    expect(((await request(app, "GET", "/users/many")).body as Array<unknown>).length).toBe(2);
+  });
+
+  it("applies the handler's @SerializeOptions (groups, type)", async () => {
+    expect((await request(app, "GET", "/users/admin")).body).toMatchObject({
+      email: "ada@example.com",
+    });
+    expect((await request(app, "GET", "/users/plain")).body).toEqual({
+      id: 2,
+      firstName: "Grace",
+      lastName: "Hopper",
+      fullName: "Grace Hopper",
+    });
+    expect((await request(app, "GET", "/users/text")).text).toBe("as is");
+  });
+
+  it("works as a global interceptor made with the app's Reflector", async () => {
+    const serializer = new ClassSerializerInterceptor(new Reflector(), {
+      excludePrefixes: ["first"],
+    });
+    const global = new StrataApp(UsersModule, { globalInterceptors: [serializer] });
+    await global.listen(0);
+    try {
+      expect((await request(global, "GET", "/users/one")).body).toEqual({
+        id: 1,
+        lastName: "Lovelace",
+        fullName: "Ada Lovelace",
+        role: { id: 7 },
+      });
+    } finally {
+      await global.close();
+    }
   });
 });
