@@ -1,6 +1,5 @@
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
-import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import { fromUserCode } from "../core/UserCode.js";
 import type { GlobalEnhancerNodes, ModuleGraph, ProviderNode } from "./ModuleGraph.js";
@@ -298,14 +297,3 @@ export const makeInjector = (
         graph.rootVisible.get(token) ?? graph.providers.find((node) => node.token === token),
     });
   });
-
-/**
- * {@link makeInjector} as a Layer, for composing with other Layers (`StrataApp.layer`). One
- * Layer, not one per provider: a Layer per provider, composed, took ~14 ms of the bench app's
- * startup; this one ~3 ms.
- *
- * @since 0.1.0
- * @category dependency injection
- */
-export const injectorLayer = (graph: ModuleGraph): Layer.Layer<Injector, StartupError> =>
-  Layer.scoped(Injector, makeInjector(graph));
