@@ -22,6 +22,8 @@ const app = new StrataApp(
     // One process, so a per-process key is enough; set OAUTH_SEALING_KEY to survive restarts.
     sealingKey: process.env.OAUTH_SEALING_KEY ?? randomBytes(32).toString("base64url"),
   }),
+  // The API's OpenAPI document at /openapi.json, its docs page at /docs.
+  { openapi: { info: { title: "Strata social login demo", version: "1.0.0" } } },
 );
 await app.listen(port);
 

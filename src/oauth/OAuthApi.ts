@@ -126,6 +126,52 @@ const withHeaders =
   };
 
 /**
+ * The document less `HttpApiDecodeError`, which every `HttpApi` declares but these routes never
+ * answer (a bad redirect parameter is their 400).
+ */
+interface SpecShape {
+  readonly paths: Record<
+    string,
+    Record<
+      string,
+      {
+        readonly responses?: Record<
+          string,
+          {
+            readonly content?: Record<
+              string,
+              { schema?: { readonly anyOf?: ReadonlyArray<unknown> } }
+            >;
+          }
+        >;
+      }
+    >
+  >;
+  readonly components: { readonly schemas: Record<string, unknown> };
+}
+
+const withoutDecodeErrors = <Spec extends object>(input: Spec): Spec => {
+  const spec = input as unknown as SpecShape;
+  const decodeError = "#/components/schemas/HttpApiDecodeError";
+  for (const item of Object.values(spec.paths)) {
+    for (const operation of Object.values(item)) {
+      const content = operation.responses?.["400"]?.content?.["application/json"];
+      const anyOf = content?.schema?.anyOf;
+      if (content === undefined || anyOf === undefined) continue;
+      const rest = anyOf.filter((schema) => (schema as { $ref?: string }).$ref !== decodeError);
+      content.schema = (rest.length === 1 ? rest[0] : { anyOf: rest }) as typeof content.schema;
+    }
+  }
+  const {
+    HttpApiDecodeError: _,
+    Issue: __,
+    PropertyKey: ___,
+    ...schemas
+  } = spec.components.schemas;
+  return { ...spec, components: { ...spec.components, schemas } } as unknown as Spec;
+};
+
+/**
  * The `HttpApi` of the built-in routes for `options`: the authorization start (302 to the
  * provider, the transaction cookie set) and the callback (the callback result as JSON, the
  * handler's value, or a 302 to the validated redirect), each with its error statuses and codes.
@@ -189,12 +235,14 @@ export const make = (options: OAuthApiOptions) => {
         transform: withHeaders("Clears the transaction cookie"),
       }),
     );
-  return HttpApi.make("oauth").add(
-    HttpApiGroup.make("oauth")
-      .add(authorize)
-      .add(callback)
-      .annotateContext(
-        OpenApi.annotations({ title: "OAuth", description: "Social login (strata/oauth)" }),
-      ),
-  );
+  return HttpApi.make("oauth")
+    .add(
+      HttpApiGroup.make("oauth")
+        .add(authorize)
+        .add(callback)
+        .annotateContext(
+          OpenApi.annotations({ title: "OAuth", description: "Social login (strata/oauth)" }),
+        ),
+    )
+    .annotateContext(OpenApi.annotations({ transform: withoutDecodeErrors }));
 };

@@ -17,8 +17,13 @@ export interface DocumentSources {
   readonly descriptions?: ReadonlyArray<RouteDescription>;
 }
 
-const apiName = (api: HttpApi.HttpApi.Any): string =>
-  `HttpApi ${JSON.stringify((api as HttpApi.HttpApi.AnyWithProps).identifier)}`;
+/** Names an `HttpApi` in messages by its groups (its own identifier is not kept at run time). */
+const apiName = (api: HttpApi.HttpApi.Any): string => {
+  const groups = Object.keys((api as HttpApi.HttpApi.AnyWithProps).groups).map((name) =>
+    JSON.stringify(name),
+  );
+  return `the HttpApi of group${groups.length === 1 ? "" : "s"} ${groups.join(", ")}`;
+};
 
 /**
  * Builds an app's OpenAPI 3.1 document, once, at startup: the classic controllers described
