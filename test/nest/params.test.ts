@@ -97,6 +97,13 @@ const Refuse = createParamDecorator((data: "http" | "bug") => {
   throw new Error("secret internal detail");
 });
 
+/** Where `enhancers` were applied: the decorator's own parameter. */
+const enhanced: Array<string> = [];
+const Enhanced = createParamDecorator(
+  () => "enhanced",
+  [(_target, handler, index) => enhanced.push(`${String(handler)}#${index}`)],
+);
+
 /** A factory reading the request and the response through the execution context. */
 const Host = createParamDecorator((_data: unknown, ctx: ExecutionContext) => {
   const [req, res] = ctx.getArgs();
@@ -193,6 +200,11 @@ class ParamsController {
   @Get("host")
   host(@Host() host: unknown) {
     return host;
+  }
+
+  @Get("enhanced")
+  enhancedRoute(@Query("x") _x: string, @Enhanced() value: string) {
+    return { value };
   }
 
   @Get("headers")
@@ -332,6 +344,11 @@ describe("createParamDecorator", () => {
     const res = await request(app, "GET", "/p/bug");
     expectError(res, 500, "Internal Server Error");
     expect(res.text).not.toContain("secret");
+  });
+
+  it("applies its enhancers (other parameter decorators) to the same parameter", async () => {
+    expect(enhanced).toEqual(["enhancedRoute#1"]);
+    expect((await request(app, "GET", "/p/enhanced")).body).toEqual({ value: "enhanced" });
   });
 
   it("hands the factory an ExecutionContext: getArgs, getArgByIndex, switchToHttp", async () => {
