@@ -24,14 +24,13 @@ export type CookieWrite =
   | { readonly _tag: "Clear" };
 
 /**
- * The session cookie of one app, on http and on https.
+ * The session cookie of one app, on http and on https: named `baseName`, or `__Host-baseName`
+ * when `secure`.
  *
  * @since 0.1.0
  * @category cookie
  */
 export interface SessionCookie {
-  /** The cookie's name: `__Host-` prefixed when `secure`. */
-  readonly name: (secure: boolean) => string;
   /** The cookie a request carries; on https only the `__Host-` one counts. */
   readonly read: (
     request: HttpServerRequest.HttpServerRequest,
@@ -75,7 +74,6 @@ export const make = (baseName: string): SessionCookie => {
       ? Cookies.unsafeMakeCookie(name(secure), write.value, options(secure, write.maxAge))
       : Cookies.unsafeMakeCookie(name(secure), "", options(secure, 0));
   return {
-    name,
     read: (request, secure) => {
       const value = request.cookies[name(secure)];
       return typeof value === "string" && value !== "" ? value : undefined;
