@@ -12,28 +12,30 @@ export type { PipelineOptions, RouteInfo } from "./core/AppRoutes.js";
 export { AppServing, type AppServingOptions } from "./core/AppServing.js";
 export { type ErrorBody, errorBody, validationError } from "./core/ErrorResponse.js";
 export {
+  BadGatewayError,
   BadRequestError,
-  BadRequestException,
   ConflictError,
-  ConflictException,
   ForbiddenError,
-  ForbiddenException,
+  GatewayTimeoutError,
+  GoneError,
   HttpError,
+  HttpVersionNotSupportedError,
+  ImATeapotError,
   InternalServerError,
-  InternalServerErrorException,
   isHttpError,
+  MethodNotAllowedError,
+  MisdirectedError,
+  NotAcceptableError,
   NotFoundError,
-  NotFoundException,
+  NotImplementedError,
   PayloadTooLargeError,
-  PayloadTooLargeException,
+  PreconditionFailedError,
   RequestTimeoutError,
-  RequestTimeoutException,
   ServiceUnavailableError,
-  ServiceUnavailableException,
   TooManyRequestsError,
-  TooManyRequestsException,
   UnauthorizedError,
-  UnauthorizedException,
+  UnprocessableEntityError,
+  UnsupportedMediaTypeError,
 } from "./core/HttpError.js";
 export { DEFAULT_BODY_LIMIT, readBody } from "./core/RequestBody.js";
 export {
@@ -179,6 +181,34 @@ export { FileTypeValidator, type FileTypeValidatorOptions } from "./nest/FileTyp
 export { FileValidator, type FileValidatorContext } from "./nest/FileValidator.js";
 export { type ForwardReference, forwardRef } from "./nest/forwardRef.js";
 export { Global } from "./nest/Global.js";
+export { HttpException } from "./nest/HttpException.js";
+export type { HttpExceptionOptions } from "./nest/HttpExceptionOptions.js";
+export {
+  BadGatewayException,
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  GatewayTimeoutException,
+  GoneException,
+  HttpVersionNotSupportedException,
+  ImATeapotException,
+  InternalServerErrorException,
+  MethodNotAllowedException,
+  MisdirectedException,
+  type NestExceptionClass,
+  NotAcceptableException,
+  NotFoundException,
+  NotImplementedException,
+  PayloadTooLargeException,
+  PreconditionFailedException,
+  RequestTimeoutException,
+  ServiceUnavailableException,
+  TooManyRequestsException,
+  UnauthorizedException,
+  UnprocessableEntityException,
+  UnsupportedMediaTypeException,
+} from "./nest/HttpExceptions.js";
+export { HttpStatus } from "./nest/HttpStatus.js";
 export {
   MaxFileSizeValidator,
   type MaxFileSizeValidatorOptions,
@@ -212,8 +242,8 @@ export {
 export { ApiBearerAuth, ApiSecurity } from "./openapi/ApiSecurity.js";
 export { ApiTags } from "./openapi/ApiTags.js";
 export { ErrorBodySchema, ValidationErrorBodySchema } from "./openapi/ErrorBodies.js";
-export type * as OpenApiDocument from "./openapi/OpenApiDocument.js";
 export * as OpenApiDocs from "./openapi/OpenApiDocs.js";
+export type * as OpenApiDocument from "./openapi/OpenApiDocument.js";
 export {
   DEFAULT_DOCS_PATH,
   DEFAULT_OPENAPI_PATH,

@@ -4,7 +4,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import { hasProperty } from "effect/Predicate";
 import * as Schema from "effect/Schema";
-import { errorResponse } from "./ErrorBody.js";
+import { errorResponse, responseOf } from "./ErrorBody.js";
 
 const TypeId: unique symbol = Symbol.for("strata/HttpError");
 
@@ -92,6 +92,19 @@ export class HttpError extends Schema.TaggedError<HttpError>()<
   [Respondable.symbol](): Effect.Effect<HttpServerResponse.HttpServerResponse> {
     return Effect.succeed(errorResponse(this));
   }
+
+  /** Its status (NestJS's `getStatus()`). */
+  getStatus(): number {
+    return this.statusCode;
+  }
+
+  /**
+   * What it answers with (NestJS's `getResponse()`): the response given to NestJS's
+   * constructor forms (a string, or the object that is the body), else the standard body.
+   */
+  getResponse(): string | object {
+    return responseOf(this);
+  }
 }
 
 /** `true` for any {@link HttpError}, whatever its class. @since 0.1.0 @category errors */
@@ -171,6 +184,14 @@ const httpErrorClass =
       [Respondable.symbol](): Effect.Effect<HttpServerResponse.HttpServerResponse> {
         return Effect.succeed(errorResponse(this));
       }
+
+      getStatus(): number {
+        return this.statusCode;
+      }
+
+      getResponse(): string | object {
+        return responseOf(this);
+      }
     }
     return FixedStatus as unknown as HttpErrorClass<Self, Tag, Status>;
   };
@@ -245,43 +266,82 @@ export class InternalServerError extends httpErrorClass<InternalServerError>()(
   "Internal Server Error",
 ) {}
 
-/** NestJS-style alias of {@link BadRequestError}. @since 0.1.0 @category errors */
-export const BadRequestException = BadRequestError;
-/** NestJS-style alias of {@link BadRequestError}. @since 0.1.0 @category errors */
-export type BadRequestException = BadRequestError;
-/** NestJS-style alias of {@link UnauthorizedError}. @since 0.1.0 @category errors */
-export const UnauthorizedException = UnauthorizedError;
-/** NestJS-style alias of {@link UnauthorizedError}. @since 0.1.0 @category errors */
-export type UnauthorizedException = UnauthorizedError;
-/** NestJS-style alias of {@link ForbiddenError}. @since 0.1.0 @category errors */
-export const ForbiddenException = ForbiddenError;
-/** NestJS-style alias of {@link ForbiddenError}. @since 0.1.0 @category errors */
-export type ForbiddenException = ForbiddenError;
-/** NestJS-style alias of {@link NotFoundError}. @since 0.1.0 @category errors */
-export const NotFoundException = NotFoundError;
-/** NestJS-style alias of {@link NotFoundError}. @since 0.1.0 @category errors */
-export type NotFoundException = NotFoundError;
-/** NestJS-style alias of {@link ConflictError}. @since 0.1.0 @category errors */
-export const ConflictException = ConflictError;
-/** NestJS-style alias of {@link ConflictError}. @since 0.1.0 @category errors */
-export type ConflictException = ConflictError;
-/** NestJS-style alias of {@link PayloadTooLargeError}. @since 0.1.0 @category errors */
-export const PayloadTooLargeException = PayloadTooLargeError;
-/** NestJS-style alias of {@link PayloadTooLargeError}. @since 0.1.0 @category errors */
-export type PayloadTooLargeException = PayloadTooLargeError;
-/** NestJS-style alias of {@link InternalServerError}. @since 0.1.0 @category errors */
-export const InternalServerErrorException = InternalServerError;
-/** NestJS-style alias of {@link InternalServerError}. @since 0.1.0 @category errors */
-export type InternalServerErrorException = InternalServerError;
-/** NestJS-style alias of {@link RequestTimeoutError}. @since 0.1.0 @category errors */
-export const RequestTimeoutException = RequestTimeoutError;
-/** NestJS-style alias of {@link RequestTimeoutError}. @since 0.1.0 @category errors */
-export type RequestTimeoutException = RequestTimeoutError;
-/** NestJS-style alias of {@link TooManyRequestsError}. @since 0.1.0 @category errors */
-export const TooManyRequestsException = TooManyRequestsError;
-/** NestJS-style alias of {@link TooManyRequestsError}. @since 0.1.0 @category errors */
-export type TooManyRequestsException = TooManyRequestsError;
-/** NestJS-style alias of {@link ServiceUnavailableError}. @since 0.1.0 @category errors */
-export const ServiceUnavailableException = ServiceUnavailableError;
-/** NestJS-style alias of {@link ServiceUnavailableError}. @since 0.1.0 @category errors */
-export type ServiceUnavailableException = ServiceUnavailableError;
+/** 405, default message `Method Not Allowed`. @since 0.1.0 @category errors */
+export class MethodNotAllowedError extends httpErrorClass<MethodNotAllowedError>()(
+  "MethodNotAllowedError",
+  405,
+  "Method Not Allowed",
+) {}
+
+/** 406, default message `Not Acceptable`. @since 0.1.0 @category errors */
+export class NotAcceptableError extends httpErrorClass<NotAcceptableError>()(
+  "NotAcceptableError",
+  406,
+  "Not Acceptable",
+) {}
+
+/** 410, default message `Gone`. @since 0.1.0 @category errors */
+export class GoneError extends httpErrorClass<GoneError>()("GoneError", 410, "Gone") {}
+
+/** 412, default message `Precondition Failed`. @since 0.1.0 @category errors */
+export class PreconditionFailedError extends httpErrorClass<PreconditionFailedError>()(
+  "PreconditionFailedError",
+  412,
+  "Precondition Failed",
+) {}
+
+/** 415, default message `Unsupported Media Type`. @since 0.1.0 @category errors */
+export class UnsupportedMediaTypeError extends httpErrorClass<UnsupportedMediaTypeError>()(
+  "UnsupportedMediaTypeError",
+  415,
+  "Unsupported Media Type",
+) {}
+
+/** 418, default message `I'm a teapot`. @since 0.1.0 @category errors */
+export class ImATeapotError extends httpErrorClass<ImATeapotError>()(
+  "ImATeapotError",
+  418,
+  "I'm a teapot",
+) {}
+
+/** 421, default message `Misdirected`. @since 0.1.0 @category errors */
+export class MisdirectedError extends httpErrorClass<MisdirectedError>()(
+  "MisdirectedError",
+  421,
+  "Misdirected",
+) {}
+
+/** 422, default message `Unprocessable Entity`. @since 0.1.0 @category errors */
+export class UnprocessableEntityError extends httpErrorClass<UnprocessableEntityError>()(
+  "UnprocessableEntityError",
+  422,
+  "Unprocessable Entity",
+) {}
+
+/** 501, default message `Not Implemented`. @since 0.1.0 @category errors */
+export class NotImplementedError extends httpErrorClass<NotImplementedError>()(
+  "NotImplementedError",
+  501,
+  "Not Implemented",
+) {}
+
+/** 502, default message `Bad Gateway`. @since 0.1.0 @category errors */
+export class BadGatewayError extends httpErrorClass<BadGatewayError>()(
+  "BadGatewayError",
+  502,
+  "Bad Gateway",
+) {}
+
+/** 504, default message `Gateway Timeout`. @since 0.1.0 @category errors */
+export class GatewayTimeoutError extends httpErrorClass<GatewayTimeoutError>()(
+  "GatewayTimeoutError",
+  504,
+  "Gateway Timeout",
+) {}
+
+/** 505, default message `HTTP Version Not Supported`. @since 0.1.0 @category errors */
+export class HttpVersionNotSupportedError extends httpErrorClass<HttpVersionNotSupportedError>()(
+  "HttpVersionNotSupportedError",
+  505,
+  "HTTP Version Not Supported",
+) {}

@@ -61,7 +61,8 @@ describe("HttpError classes", () => {
       expect(error).toBeInstanceOf(HttpError);
       expect(error).toBeInstanceOf(Error);
       expect(error).toBeInstanceOf(Alias);
-      expect(Alias).toBe(Cls);
+      expect(new Alias()).toBeInstanceOf(Cls);
+      expect(new Alias()._tag).toBe(tag);
       expect(error.statusCode).toBe(status);
       expect(error.message).toBe(message);
       expect(error.errors).toBeUndefined();

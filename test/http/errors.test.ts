@@ -253,20 +253,26 @@ describe("HttpError classes thrown from a handler", () => {
     expect(res.body).toEqual({ statusCode: 418, message: "I'm a teapot" });
   });
 
-  it("answers an ...Exception alias like its class", async () => {
+  it("answers an ...Exception as NestJS does: its class's status, the reason phrase as error", async () => {
     const res = await request(app, "GET", "/errors/alias");
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ statusCode: 409, message: "Already exists" });
+    expect(res.body).toEqual({ statusCode: 409, message: "Already exists", error: "Conflict" });
   });
 
-  it("the ...Exception aliases are the same classes", () => {
-    expect(BadRequestException).toBe(BadRequestError);
-    expect(UnauthorizedException).toBe(UnauthorizedError);
-    expect(ForbiddenException).toBe(ForbiddenError);
-    expect(NotFoundException).toBe(NotFoundError);
-    expect(ConflictException).toBe(ConflictError);
-    expect(InternalServerErrorException).toBe(InternalServerError);
-    expect(new NotFoundException()).toBeInstanceOf(NotFoundError);
+  it("the ...Exception classes are their Error classes for instanceof, both ways", () => {
+    const pairs = [
+      [BadRequestException, BadRequestError],
+      [UnauthorizedException, UnauthorizedError],
+      [ForbiddenException, ForbiddenError],
+      [NotFoundException, NotFoundError],
+      [ConflictException, ConflictError],
+      [InternalServerErrorException, InternalServerError],
+    ] as const;
+    for (const [Exception, Strata] of pairs) {
+      expect(new Exception()).toBeInstanceOf(Strata);
+      expect(new Strata()).toBeInstanceOf(Exception);
+      expect(new Exception()._tag).toBe(new Strata()._tag);
+    }
   });
 });
 
