@@ -18,7 +18,9 @@ import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.j
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
 import { appRoutes, type CompiledRoute } from "./AppRoutes.js";
 import { AppServing, type AppServingOptions, around } from "./AppServing.js";
+import { causeToResponse } from "./ErrorResponse.js";
 import type { RootModule, StrataAppOptions } from "./StrataApp.js";
+import * as FastRouter from "./server/FastRouter.js";
 
 // Routes contributed by modules ------------------------------------------------------------
 
@@ -191,8 +193,17 @@ export const mountApp = (
           }),
       ),
     );
+    const middleware = around(options.middleware, global);
+    // Served by another server than `StrataServer.serve` (the platform's `HttpLayerRouter.serve`),
+    // which reads no `AppServing`: the middleware goes on the router, seeing failures as
+    // responses in the standard shape, as on Strata's server.
+    if (middleware !== undefined && !FastRouter.isFastRouter(router)) {
+      yield* router.addGlobalMiddleware(
+        (app) => middleware(Effect.catchAllCause(app, causeToResponse)) as typeof app,
+      );
+    }
     return {
-      middleware: around(options.middleware, global),
+      middleware,
       tracing: options.tracing,
       fiberMetrics: options.fiberMetrics,
       routerConfig: options.routerConfig,

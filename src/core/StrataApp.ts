@@ -118,6 +118,8 @@ export class StrataApp {
    * routes and served with `StrataServer.serve` on `StrataServer.layerNode`, it is the app
    * `listen` serves. Give `routerConfig` to `serve` as well; the drain deadline is
    * `layerNode`'s `shutdownTimeout`, and signals are the runtime's (`NodeRuntime.runMain`).
+   * Served by the platform's `HttpLayerRouter.serve` instead, it adds its middleware to the
+   * router itself.
    *
    * @example
    * const Main = StrataServer.serve(

@@ -1,8 +1,10 @@
+import { createServer } from "node:http";
 import { createConnection } from "node:net";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServer from "@effect/platform/HttpServer";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer";
 import { describe, expect, it } from "@effect/vitest";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
@@ -288,6 +290,25 @@ describe("StrataApp.layer: the whole app as a Layer", () => {
         expect(messages(classic.lines)).toEqual(["item 1"]);
         expect(messages(effect.lines)).toEqual(["item 1", "effect hello"]);
       }),
+  );
+
+  it.scoped("answers the same on the platform's own server, app-wide middleware included", () =>
+    Effect.gen(function* () {
+      const app = new StrataApp(AppModule, appOptions());
+      yield* Effect.acquireRelease(
+        Effect.promise(() => app.listen(0, "127.0.0.1")),
+        () => Effect.promise(() => app.close()),
+      );
+      const stock = HttpLayerRouter.serve(
+        Layer.merge(StrataApp.layer(AppModule, appOptions()), effectRoute),
+        { disableListenLog: true },
+      ).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, listen)));
+      const base = urlOf(yield* Layer.build(stock));
+      for (const [what, path] of table) {
+        expect(yield* ask(base, path), what).toEqual(yield* ask(app.getUrl(), path));
+      }
+      expect((yield* ask(base, "/effect/hello")).poweredBy).toBe("strata");
+    }),
   );
 
   it.effect(
