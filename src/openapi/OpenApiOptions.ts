@@ -33,11 +33,12 @@ export const DEFAULT_OPENAPI_PATH = "/openapi.json";
 export const DEFAULT_DOCS_PATH = "/docs";
 
 /**
- * The docs page's policy: its own script and the document only (no inline script, no other
- * origin: it works offline); inline styles, which Scalar sets as attributes, are allowed.
+ * The docs page's policy: its own script and the document only (no inline script, no
+ * JavaScript eval, no other origin: it works offline). Scalar compiles WebAssembly
+ * (`'wasm-unsafe-eval'`) and sets inline styles, which are allowed.
  *
  * @since 0.1.0
  * @category openapi
  */
 export const DOCS_CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
