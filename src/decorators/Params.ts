@@ -72,7 +72,11 @@ const pipesAndDto = (
   for (const arg of args) {
     if (arg === undefined) continue;
     if (isPipe(arg)) pipes.push(arg);
-    else if (dto === undefined) dto = arg;
+    else if (typeof arg !== "function") {
+      throw new Error(
+        `@${decorator}() takes a key first, then pipes and at most one Schema or DTO class: got ${JSON.stringify(arg) ?? String(arg)}`,
+      );
+    } else if (dto === undefined) dto = arg;
     else throw new Error(`@${decorator}() takes at most one Schema or DTO class`);
   }
   return { pipes, dto };

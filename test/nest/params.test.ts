@@ -364,6 +364,20 @@ describe("createParamDecorator", () => {
   });
 });
 
+describe("parameter decorators, wrong uses", () => {
+  it("@Query, @Param and @Body refuse a second key, or anything that is neither a pipe nor a DTO", () => {
+    expect(() => Query("q", "other" as never)).toThrow(
+      '@Query() takes a key first, then pipes and at most one Schema or DTO class: got "other"',
+    );
+    expect(() => Body({ name: "x" } as never)).toThrow(
+      '@Body() takes a key first, then pipes and at most one Schema or DTO class: got {"name":"x"}',
+    );
+    expect(() => Param("id", Schema.String, Schema.Number)).toThrow(
+      "@Param() takes at most one Schema or DTO class",
+    );
+  });
+});
+
 describe("createParamDecorator, wrong uses", () => {
   const closers: Array<() => Promise<void>> = [];
   afterEach(async () => {
