@@ -1,6 +1,7 @@
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import * as Respondable from "@effect/platform/HttpServerRespondable";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import { hasProperty } from "effect/Predicate";
 import * as Schema from "effect/Schema";
@@ -20,14 +21,59 @@ type HttpErrorProps = {
   readonly statusCode: number;
   readonly message: string;
   readonly errors?: ReadonlyArray<string>;
+  readonly _tag?: string;
 };
 
+/** An error's fields, its `_tag` last (where the Schema's constructor puts it). */
 const propsOf = (
   statusCode: number,
   message: string,
   errors: ReadonlyArray<string> | undefined,
+  _tag: string,
 ): HttpErrorProps =>
-  errors === undefined ? { statusCode, message } : { statusCode, message, errors };
+  errors === undefined ? { statusCode, message, _tag } : { statusCode, message, errors, _tag };
+
+/**
+ * Builds an error of the Schema class `target` from its fields, `_tag` included: what its
+ * constructor does when told not to validate, less its preparation of the fields (a copy, the
+ * `_tag` merged in), which costs ~2 us, most of a stackless error. A `Schema.TaggedError` class
+ * extends `Data.Error`, run here on `target`. Used only when {@link directIsExact}.
+ */
+const direct = (target: Function, props: HttpErrorProps): never =>
+  Reflect.construct(Data.Error, [props], target) as never;
+
+/** The same own properties (the stack aside), each the same value or a copy of the same object. */
+const sameOwn = (a: object, b: object): boolean => {
+  const keys = Reflect.ownKeys(a);
+  const other = Reflect.ownKeys(b);
+  if (keys.length !== other.length || keys.some((key, i) => key !== other[i])) return false;
+  return keys.every((key) => {
+    if (key === "stack") return true;
+    const [x, y] = [Reflect.get(a, key), Reflect.get(b, key)];
+    if (x === y) return true;
+    return typeof x === "object" && typeof y === "object" && x !== null && y !== null
+      ? sameOwn(x, y)
+      : false;
+  });
+};
+
+/**
+ * `true` when {@link direct} builds what a `Schema.TaggedError` constructor builds, checked once
+ * on a probe class; with another `effect` whose constructor does more, the constructor runs.
+ * Exported for its test.
+ *
+ * @internal
+ */
+export const directIsExact: boolean = (() => {
+  class Probe extends Schema.TaggedError<Probe>()("Probe", bodyFields(Schema.Number)) {}
+  const viaConstructor = new Probe({ statusCode: 400, message: "m", errors: ["e"] }, true);
+  const viaDirect: Probe = direct(Probe, propsOf(400, "m", ["e"], "Probe"));
+  return (
+    Object.getPrototypeOf(viaDirect) === Probe.prototype &&
+    viaDirect instanceof Error &&
+    sameOwn(viaConstructor, viaDirect)
+  );
+})();
 
 /**
  * An HTTP failure with a status, a message and optional detail lines.
@@ -53,15 +99,19 @@ export class HttpError extends Schema.TaggedError<HttpError>()<
 >("HttpError", bodyFields(Schema.Number)) {
   constructor(statusCode: number, message: string, errors?: ReadonlyArray<string>);
   // The Schema's decoder passes the decoded fields instead.
+  // biome-ignore lint/correctness/noUnreachableSuper: `direct` builds the instance instead
   constructor(
     statusCode: number | HttpErrorProps,
     message?: string | boolean,
     errors?: ReadonlyArray<string>,
   ) {
-    super(
-      typeof statusCode === "number" ? propsOf(statusCode, message as string, errors) : statusCode,
-      true,
-    );
+    const props =
+      typeof statusCode === "number"
+        ? propsOf(statusCode, message as string, errors, "HttpError")
+        : statusCode;
+    // biome-ignore lint/correctness/noConstructorReturn: the same error, built without the Schema's copy of its fields
+    if (directIsExact && props !== statusCode) return direct(new.target, props);
+    super(props, true);
   }
 
   /**
@@ -164,17 +214,15 @@ const httpErrorClass =
       bodyFields(Schema.Literal(status)),
       HttpApiSchema.annotations({ status, description: defaultMessage }),
     ) {
+      // biome-ignore lint/correctness/noUnreachableSuper: `direct` builds the instance instead
       constructor(
         message: string | HttpErrorProps = defaultMessage,
         errors?: ReadonlyArray<string>,
       ) {
-        super(
-          (typeof message === "string" ? propsOf(status, message, errors) : message) as {
-            readonly statusCode: Status;
-            readonly message: string;
-          },
-          true,
-        );
+        const props = typeof message === "string" ? propsOf(status, message, errors, tag) : message;
+        // biome-ignore lint/correctness/noConstructorReturn: the same error, built without the Schema's copy of its fields
+        if (directIsExact && props !== message) return direct(new.target, props);
+        super(props as { readonly statusCode: Status; readonly message: string }, true);
       }
 
       get [TypeId](): typeof TypeId {

@@ -10,6 +10,7 @@ import * as Option from "effect/Option";
 import * as ParseResult from "effect/ParseResult";
 import * as Schema from "effect/Schema";
 import { expectTypeOf } from "vitest";
+import { directIsExact } from "../../src/core/HttpError.js";
 import {
   BadRequestError,
   BadRequestException,
@@ -236,6 +237,36 @@ describe("HttpError as a Schema and a respondable", () => {
     const narrowed: unknown = teapot;
     if (narrowed instanceof TeapotError) expectTypeOf(narrowed).toEqualTypeOf<TeapotError>();
     if (narrowed instanceof HttpError) expectTypeOf(narrowed).toEqualTypeOf<HttpError>();
+  });
+
+  it("is built as its Schema's constructor builds it, without the constructor's cost", () => {
+    // The constructor builds an error directly when a probe showed that gives the same object.
+    expect(directIsExact).toBe(true);
+    const own = (error: object) =>
+      Reflect.ownKeys(error)
+        .filter((key) => key !== "stack")
+        .map((key) => [key, Reflect.get(error, key)]);
+    const cases: ReadonlyArray<readonly [HttpError, HttpError]> = [
+      [
+        new NotFoundError("x", ["e"]),
+        Schema.decodeUnknownSync(NotFoundError)({
+          _tag: "NotFoundError",
+          statusCode: 404,
+          message: "x",
+          errors: ["e"],
+        }),
+      ],
+      [
+        new HttpError(418, "tea"),
+        Schema.decodeUnknownSync(HttpError)({ _tag: "HttpError", statusCode: 418, message: "tea" }),
+      ],
+    ];
+    for (const [direct, decoded] of cases) {
+      expect(Object.getPrototypeOf(direct)).toBe(Object.getPrototypeOf(decoded));
+      expect(own(direct)).toEqual(own(decoded));
+      expect(direct).toEqual(decoded);
+      expect(direct.stack).toContain("HttpError.test.ts");
+    }
   });
 
   it("a fixed-status class is an HttpError to the type checker", () => {
