@@ -14,7 +14,9 @@ export default defineConfig({
     }),
   ],
   // Examples import "strata" by name: resolve it to the sources, as `node --conditions` does.
-  ssr: { resolve: { conditions: ["strata-source", "node", "import", "default"] } },
+  // Vitest hands these conditions to node too: no "import" among them, or node's require()
+  // picks packages' ESM entries (pg requiring pg-pool gets a module namespace).
+  ssr: { resolve: { conditions: ["strata-source", "node", "default"] } },
   test: {
     include: ["test/**/*.test.ts"],
     // The browser suite has its own config and script (`npm run test:browser`).
