@@ -1,4 +1,4 @@
-import { BadRequestError, HttpError } from "../core/HttpError.js";
+import * as Errors from "../core/HttpError.js";
 
 /**
  * Options the parse pipes share (NestJS's): how a rejection is answered, and whether a missing
@@ -16,9 +16,52 @@ export interface ParsePipeOptions {
   readonly optional?: boolean;
 }
 
-/** The HTTP error with `status` and `message`: a {@link BadRequestError} for 400. */
-export const httpError = (status: number, message: string, errors?: ReadonlyArray<string>) =>
-  status === 400 ? new BadRequestError(message, errors) : new HttpError(status, message, errors);
+/** The classes of the 4xx and 5xx statuses Strata names, by status (NestJS's `HttpErrorByCode`). */
+const byStatus = new Map<
+  number,
+  new (
+    message?: string,
+    errors?: ReadonlyArray<string>,
+  ) => Errors.HttpError
+>([
+  [400, Errors.BadRequestError],
+  [401, Errors.UnauthorizedError],
+  [403, Errors.ForbiddenError],
+  [404, Errors.NotFoundError],
+  [405, Errors.MethodNotAllowedError],
+  [406, Errors.NotAcceptableError],
+  [408, Errors.RequestTimeoutError],
+  [409, Errors.ConflictError],
+  [410, Errors.GoneError],
+  [412, Errors.PreconditionFailedError],
+  [413, Errors.PayloadTooLargeError],
+  [415, Errors.UnsupportedMediaTypeError],
+  [418, Errors.ImATeapotError],
+  [421, Errors.MisdirectedError],
+  [422, Errors.UnprocessableEntityError],
+  [429, Errors.TooManyRequestsError],
+  [500, Errors.InternalServerError],
+  [501, Errors.NotImplementedError],
+  [502, Errors.BadGatewayError],
+  [503, Errors.ServiceUnavailableError],
+  [504, Errors.GatewayTimeoutError],
+  [505, Errors.HttpVersionNotSupportedError],
+]);
+
+/**
+ * The HTTP error with `status`, `message` and detail lines: of the class Strata has for that
+ * status (`UnprocessableEntityError` for 422...), else an {@link Errors.HttpError}.
+ */
+export const httpError = (
+  status: number,
+  message: string,
+  errors?: ReadonlyArray<string>,
+): Errors.HttpError => {
+  const cls = byStatus.get(status);
+  return cls === undefined
+    ? new Errors.HttpError(status, message, errors)
+    : new cls(message, errors);
+};
 
 /**
  * What a pipe throws when it rejects a value with `message`: the `exceptionFactory`'s error,

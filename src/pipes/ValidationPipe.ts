@@ -1,7 +1,6 @@
 import * as Either from "effect/Either";
 import * as ParseResult from "effect/ParseResult";
 import { validationError } from "../core/ErrorResponse.js";
-import { BadRequestError, HttpError } from "../core/HttpError.js";
 import {
   type ClassTransformOptions,
   type ClassValidatorOptions,
@@ -12,6 +11,7 @@ import {
   type ValidationError,
 } from "../pipeline/ClassValidation.js";
 import { type DtoSchema, isSchema, type ValidationOptions } from "../pipeline/Validation.js";
+import { httpError } from "./ParsePipeOptions.js";
 import { type ArgumentMetadata, type PipeContext, PipeTransform } from "./PipeTransform.js";
 
 /**
@@ -258,9 +258,10 @@ export class ValidationPipe extends PipeTransform {
   private failure(lines: ReadonlyArray<string>, errors: ReadonlyArray<ValidationError>): unknown {
     const { exceptionFactory, errorHttpStatusCode = 400, disableErrorMessages } = this.options;
     if (exceptionFactory !== undefined) return exceptionFactory(errors);
-    const detail = disableErrorMessages === true ? undefined : lines;
-    return errorHttpStatusCode === 400
-      ? new BadRequestError("Validation failed", detail)
-      : new HttpError(errorHttpStatusCode, "Validation failed", detail);
+    return httpError(
+      errorHttpStatusCode,
+      "Validation failed",
+      disableErrorMessages === true ? undefined : lines,
+    );
   }
 }

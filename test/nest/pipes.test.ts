@@ -7,6 +7,7 @@ import {
   Get,
   HttpError,
   Module,
+  NotFoundError,
   Param,
   ParseArrayPipe,
   ParseBoolPipe,
@@ -15,6 +16,7 @@ import {
   ParseIntPipe,
   ParseUUIDPipe,
   Query,
+  UnprocessableEntityError,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
 import { listeningApp } from "../support/apps.js";
@@ -368,6 +370,27 @@ describe("options of the parse pipes", () => {
       "Validation failed (numeric string is expected)",
     );
     expect((await request(app, "GET", "/pipes/status?a=1&b=2.5")).body).toEqual({ a: 1, b: 2.5 });
+  });
+
+  it("errorHttpStatusCode throws the class Strata has for the status, as NestJS's HttpErrorByCode", () => {
+    expect(() => new ParseIntPipe({ errorHttpStatusCode: 422 }).transform("x")).toThrow(
+      UnprocessableEntityError,
+    );
+    expect(() => new ParseUUIDPipe({ errorHttpStatusCode: 404 }).transform("x")).toThrow(
+      NotFoundError,
+    );
+    const unnamed = (() => {
+      try {
+        new ParseBoolPipe({ errorHttpStatusCode: 451 }).transform("x");
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(unnamed).toBeInstanceOf(HttpError);
+    expect(unnamed).toMatchObject({
+      statusCode: 451,
+      message: "Validation failed (boolean string is expected)",
+    });
   });
 
   it("exceptionFactory makes the error from the message", async () => {
