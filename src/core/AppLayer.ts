@@ -109,17 +109,22 @@ const compile = (
         : new StartupError({ message: String(error), cause: error }),
   });
 
+/** An app whose providers are built, its routes not yet compiled. */
+export interface AppProviders {
+  readonly graph: ModuleGraph;
+  readonly injector: Injector;
+}
+
 /**
- * The first stage, run before the port opens (`app.init()`): compiles the module graph, builds
- * every singleton (`onModuleInit` in dependency order) and compiles the routes of the
- * controllers and of the modules that contribute some. When the scope closes, the shutdown
- * handlers run, then every `onModuleDestroy` in reverse dependency order.
+ * The first half of {@link prepareApp}: compiles the module graph and builds every singleton
+ * (`onModuleInit` in dependency order). When the scope closes, the shutdown handlers run, then
+ * every `onModuleDestroy` in reverse dependency order.
  */
-export const prepareApp = (
+export const prepareProviders = (
   root: RootModule,
   options: StrataAppOptions,
   parts: AppParts,
-): Effect.Effect<PreparedApp, StartupError, Scope.Scope> =>
+): Effect.Effect<AppProviders, StartupError, Scope.Scope> =>
   Effect.gen(function* () {
     parts.shutdownManager.setShuttingDown(false);
     const graph = yield* compile(root, options, parts);
@@ -129,6 +134,18 @@ export const prepareApp = (
     yield* Effect.addFinalizer(() =>
       Effect.suspend(() => parts.shutdownManager.run(parts.signal(), options.shutdown?.timeout)),
     );
+    return { graph, injector };
+  });
+
+/**
+ * The second half of {@link prepareApp}: compiles the routes of the controllers and of the
+ * modules that contribute some, with the app's global enhancers as `options` says them.
+ */
+export const prepareRoutes = (
+  { graph, injector }: AppProviders,
+  options: StrataAppOptions,
+): Effect.Effect<PreparedApp, StartupError> =>
+  Effect.gen(function* () {
     const routes = yield* Effect.zipWith(
       appRoutes(graph.controllers, injector, options),
       contributedRoutes(graph, injector),
@@ -138,6 +155,19 @@ export const prepareApp = (
     const docs = yield* openApiRoutes(controllers, routes, options);
     return { injector, routes: docs.length === 0 ? routes : [...routes, ...docs] };
   });
+
+/**
+ * The first stage, run before the port opens (`app.init()`): {@link prepareProviders} then
+ * {@link prepareRoutes}.
+ */
+export const prepareApp = (
+  root: RootModule,
+  options: StrataAppOptions,
+  parts: AppParts,
+): Effect.Effect<PreparedApp, StartupError, Scope.Scope> =>
+  Effect.flatMap(prepareProviders(root, options, parts), (providers) =>
+    prepareRoutes(providers, options),
+  );
 
 /** The probes to serve, leaving out the paths a GET route of the app already answers. */
 const healthOptions = (

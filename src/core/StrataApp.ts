@@ -27,7 +27,15 @@ import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { InterceptorLike } from "../pipeline/Interceptor.js";
 import type { VersioningOptions } from "../pipeline/Versioning.js";
 import type { PipeLike } from "../pipes/PipeTransform.js";
-import { type AppParts, appLayer, mountLayer, type PreparedApp, prepareApp } from "./AppLayer.js";
+import {
+  type AppParts,
+  type AppProviders,
+  appLayer,
+  mountLayer,
+  type PreparedApp,
+  prepareProviders,
+  prepareRoutes,
+} from "./AppLayer.js";
 import type { PipelineOptions, RouteInfo } from "./AppRoutes.js";
 import type { AppServing } from "./AppServing.js";
 import { layerNode, type ServeOptions, serve } from "./StrataServer.js";
@@ -142,9 +150,11 @@ export class StrataApp {
   readonly healthCheckManager = new HealthCheckManager(this.shutdownManager);
 
   private scope: Scope.CloseableScope | undefined;
+  private providers: AppProviders | undefined;
   private prepared: PreparedApp | undefined;
   private server: HttpServer.HttpServer | undefined;
   private pipeline: PipelineOptions = {};
+  private extraOptions: StrataAppOptions = {};
   private closing: Promise<void> | undefined;
   private signal: string | undefined;
   private stopListeningForSignals: (() => void) | undefined;
@@ -164,7 +174,7 @@ export class StrataApp {
 
   /** Runs an Effect of the facade with the app's logger. */
   private run<A, E>(effect: Effect.Effect<A, E>): Promise<Exit.Exit<A, E>> {
-    const logger = this.options.logger;
+    const logger = this.appOptions.logger;
     return Effect.runPromiseExit(
       logger === undefined
         ? effect
@@ -174,7 +184,7 @@ export class StrataApp {
 
   /** The options with what `useGlobalGuards(...)` and the like added. */
   private get appOptions(): StrataAppOptions {
-    return { ...this.options, ...this.pipeline };
+    return { ...this.options, ...this.extraOptions, ...this.pipeline };
   }
 
   /**
@@ -183,16 +193,55 @@ export class StrataApp {
    */
   async init(): Promise<this> {
     if (this.prepared !== undefined) return this;
+    await this.initProviders();
+    const exit = await this.run(prepareRoutes(this.providers as AppProviders, this.appOptions));
+    if (Exit.isFailure(exit)) {
+      await this.close();
+      return rethrow(exit.cause);
+    }
+    this.prepared = exit.value;
+    return this;
+  }
+
+  /**
+   * Builds the providers only (the module graph, every singleton, `onModuleInit`), leaving the
+   * routes to `init()`: what `Test.createTestingModule(...).compile()` does, so that the app
+   * made from the testing module shares its providers and can still be configured.
+   *
+   * @internal
+   */
+  async initProviders(): Promise<void> {
+    if (this.providers !== undefined) return;
     const scope = Effect.runSync(Scope.make());
     const exit = await this.run(
-      Scope.extend(prepareApp(this.rootModule, this.appOptions, this.parts), scope),
+      Scope.extend(prepareProviders(this.rootModule, this.appOptions, this.parts), scope),
     );
     if (Exit.isFailure(exit)) {
       await this.run(Scope.close(scope, exit));
       return rethrow(exit.cause);
     }
     this.scope = scope;
-    this.prepared = exit.value;
+    this.providers = exit.value;
+  }
+
+  /**
+   * Adds `options` to those the app was made with, before its routes are compiled (the app a
+   * testing module makes: `moduleRef.createNestApplication(options)`). Options that build
+   * providers (`providerOverrides`) cannot change once they are built.
+   *
+   * @internal
+   */
+  addOptions(options: StrataAppOptions): this {
+    if (this.prepared !== undefined) {
+      throw new Error("Configure the app before init() or listen()");
+    }
+    if ((options.providerOverrides ?? []).length > 0 && this.providers !== undefined) {
+      throw new Error(
+        "providerOverrides cannot change once the providers are built: use overrideProvider() before compile()",
+      );
+    }
+    this.extraOptions = { ...this.extraOptions, ...options };
+    this.middlewareManager.use(...(options.globalMiddleware ?? []));
     return this;
   }
 
@@ -226,7 +275,7 @@ export class StrataApp {
     );
     if (Exit.isFailure(exit)) return rethrow(exit.cause);
     this.server = exit.value;
-    const signals = this.options.shutdown?.signals ?? ["SIGTERM", "SIGINT"];
+    const signals = this.appOptions.shutdown?.signals ?? ["SIGTERM", "SIGINT"];
     if (signals !== false && signals.length > 0) {
       this.stopListeningForSignals = onShutdownSignals(signals, (signal) => this.stop(signal));
     }
@@ -250,6 +299,7 @@ export class StrataApp {
       this.shutdownManager.setShuttingDown(true);
       const scope = this.scope;
       this.scope = undefined;
+      this.providers = undefined;
       this.prepared = undefined;
       this.server = undefined;
       this.signal = signal;
@@ -266,7 +316,7 @@ export class StrataApp {
 
   /** The singleton (or a new transient) provider registered under `token` in the root module. */
   get<T>(token: InjectionToken<T>): T {
-    const injector = this.prepared?.injector;
+    const injector = this.providers?.injector;
     if (injector === undefined) throw new Error("Call init() or listen() before get()");
     const node = injector.lookup(token);
     if (node === undefined)
@@ -291,25 +341,25 @@ export class StrataApp {
 
   /** Adds app-wide guards, run before every route's own (call before `init`/`listen`). */
   useGlobalGuards(...guards: ReadonlyArray<GuardLike>): this {
-    const current = this.pipeline.globalGuards ?? this.options.globalGuards ?? [];
+    const current = this.appOptions.globalGuards ?? [];
     return this.configure({ globalGuards: [...current, ...guards] });
   }
 
   /** Adds app-wide pipes, run first on every pipeable argument (call before `init`/`listen`). */
   useGlobalPipes(...pipes: ReadonlyArray<PipeLike>): this {
-    const current = this.pipeline.globalPipes ?? this.options.globalPipes ?? [];
+    const current = this.appOptions.globalPipes ?? [];
     return this.configure({ globalPipes: [...current, ...pipes] });
   }
 
   /** Adds app-wide interceptors, the outermost of every route (call before `init`/`listen`). */
   useGlobalInterceptors(...interceptors: ReadonlyArray<InterceptorLike>): this {
-    const current = this.pipeline.globalInterceptors ?? this.options.globalInterceptors ?? [];
+    const current = this.appOptions.globalInterceptors ?? [];
     return this.configure({ globalInterceptors: [...current, ...interceptors] });
   }
 
   /** Adds app-wide exception filters, consulted last (call before `init`/`listen`). */
   useGlobalFilters(...filters: ReadonlyArray<FilterLike>): this {
-    const current = this.pipeline.globalFilters ?? this.options.globalFilters ?? [];
+    const current = this.appOptions.globalFilters ?? [];
     return this.configure({ globalFilters: [...current, ...filters] });
   }
 

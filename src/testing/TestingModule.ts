@@ -7,6 +7,7 @@ class TestRootModule {}
 
 /**
  * A compiled testing module: its providers are built (singletons created, `onModuleInit` run).
+ * The app it makes shares them: `moduleRef.get(X) === app.get(X)`, and hooks run once.
  *
  * @since 0.1.0
  * @category testing
@@ -14,7 +15,6 @@ class TestRootModule {}
 export class TestingModule {
   constructor(
     private readonly app: StrataApp,
-    private readonly metadata: ModuleOptions,
     private readonly overrides: ReadonlyArray<Provider<unknown>>,
   ) {}
 
@@ -23,15 +23,33 @@ export class TestingModule {
     return this.app.get(token);
   }
 
-  /** A new app serving the same modules with the same overrides; call `listen(0)` on it. */
+  /**
+   * The app serving this module, with its providers (the same instances, not a second
+   * container) and `options` added; configure it (`useGlobalPipes`...), then `init()` and
+   * `request(app, ...)`, or `listen(0)`. Call it once: the module has one app. With
+   * `providerOverrides` of its own, it is a separate app instead, whose providers (built again,
+   * hooks included) take those overrides on top of the module's.
+   */
   createStrataApp(options: StrataAppOptions = {}): StrataApp {
-    return new StrataApp(
-      { module: TestRootModule, ...this.metadata },
-      { ...options, providerOverrides: [...this.overrides, ...(options.providerOverrides ?? [])] },
-    );
+    if ((options.providerOverrides ?? []).length === 0) return this.app.addOptions(options);
+    return new StrataApp(this.app.rootModule, {
+      ...options,
+      providerOverrides: [...this.overrides, ...(options.providerOverrides ?? [])],
+    });
   }
 
-  /** Releases every provider (`onModuleDestroy`). */
+  /** NestJS's name of {@link TestingModule.createStrataApp}. */
+  createNestApplication(options: StrataAppOptions = {}): StrataApp {
+    return this.createStrataApp(options);
+  }
+
+  /** NestJS's `init()`: builds what `compile()` left (the routes); the module is usable already. */
+  async init(): Promise<this> {
+    await this.app.init();
+    return this;
+  }
+
+  /** Releases every provider (`onModuleDestroy`), its app's included: they are the same. */
   close(): Promise<void> {
     return this.app.close();
   }
@@ -68,8 +86,8 @@ export class TestingModuleBuilder {
       { module: TestRootModule, ...this.metadata },
       { providerOverrides: overrides },
     );
-    await app.init();
-    return new TestingModule(app, this.metadata, overrides);
+    await app.initProviders();
+    return new TestingModule(app, overrides);
   }
 }
 
