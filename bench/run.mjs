@@ -45,6 +45,11 @@ const userRoute = (key, prefix, what) => ({
 });
 const REQ_USERS = userRoute("reqUsers", "/req-users", "request-scoped");
 const PIPELINE = userRoute("pipeline", "/pipeline", "1 guard, 1 pipe, 1 interceptor");
+// The same handler behind NestJS's transform interceptor, `next.handle().pipe(map(...))`.
+const RX_MAP = {
+  ...userRoute("rxMap", "/rx-users", "an rxjs `map` interceptor"),
+  expect: { status: 200, json: { data: { id: 42, name: "user 42" } } },
+};
 const USERS_TAG = userRoute(
   "usersTag",
   "/users-tag",
@@ -70,10 +75,12 @@ const SERVERS = [
   { name: "express", file: "servers/express.mjs" },
   { name: "nest-express", file: "dist/nest-express.js" },
   { name: "nest-fastify", file: "dist/nest-fastify.js" },
+  { name: "nest-fastify-rxjs", file: "dist/nest-fastify-rxjs.js", extraRoutes: [RX_MAP] },
   { name: "effect-platform", file: "dist/effect-platform.js" },
   { name: "effect-platform-notracer", file: "dist/effect-platform-notracer.js" },
   // The standard two routes only, so that its RSS after load compares with the other servers'.
   { name: "strata-classic", file: "dist/strata-classic.js" },
+  { name: "strata-classic-rxjs", file: "dist/strata-classic-rxjs.js", extraRoutes: [RX_MAP] },
   {
     name: "strata-classic-pipeline",
     file: "dist/strata-classic.js",

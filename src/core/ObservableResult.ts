@@ -24,19 +24,32 @@ const empty = () => new Error("no elements in sequence");
 
 /**
  * The last value of an Observable, as NestJS's `lastValueFrom` gives it: an error it emits is
- * the failure, completing empty fails (a 500, as in NestJS), and interrupting unsubscribes.
+ * the failure, completing empty fails (a 500, as in NestJS), and interrupting unsubscribes. An
+ * Observable that completes as it is subscribed (`of(value)`, a synchronous pipeline) gives a
+ * plain succeed or fail: waiting with `Effect.async` costs a request many times more.
  */
 export const lastValue = (observable: SubscribableResult): Effect.Effect<unknown, unknown> =>
-  Effect.async<unknown, unknown>((resume) => {
+  Effect.suspend(() => {
     let has = false;
     let last: unknown;
+    let outcome: Effect.Effect<unknown, unknown> | undefined;
+    let resume: ((effect: Effect.Effect<unknown, unknown>) => void) | undefined;
+    const settle = (effect: Effect.Effect<unknown, unknown>) => {
+      outcome = effect;
+      resume?.(effect);
+    };
     const subscription = observable.subscribe({
       next: (value) => {
         has = true;
         last = value;
       },
-      error: (error) => resume(Effect.fail(error)),
-      complete: () => resume(has ? Effect.succeed(last) : Effect.fail(empty())),
+      error: (error) => settle(Effect.fail(error)),
+      complete: () => settle(has ? Effect.succeed(last) : Effect.fail(empty())),
     });
-    return Effect.sync(() => subscription.unsubscribe());
+    if (outcome !== undefined) return outcome;
+    return Effect.async<unknown, unknown>((callback) => {
+      if (outcome !== undefined) return callback(outcome);
+      resume = callback;
+      return Effect.sync(() => subscription.unsubscribe());
+    });
   });
