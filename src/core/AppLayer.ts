@@ -15,6 +15,7 @@ import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
+import { refuseModuleConfigure } from "../nest/ModuleConfigure.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
 import { appRoutes, type CompiledRoute } from "./AppRoutes.js";
 import { AppServing, type AppServingOptions, around } from "./AppServing.js";
@@ -92,8 +93,9 @@ const compile = (
 ): Effect.Effect<ModuleGraph, StartupError> =>
   Effect.try({
     // The app's managers are what `OperationsModule` provides; the user's overrides win.
-    try: () =>
-      compileModuleGraph(
+    try: () => {
+      refuseModuleConfigure(root);
+      return compileModuleGraph(
         root,
         new Map(
           [
@@ -102,7 +104,8 @@ const compile = (
             ...(options.providerOverrides ?? []),
           ].map((p) => [providerToken(p), p]),
         ),
-      ),
+      );
+    },
     catch: (error) =>
       error instanceof StartupError
         ? error

@@ -99,3 +99,30 @@ describe("createNestApplication shares the testing module's container", () => {
     expect(() => app.useGlobalPipes(new Shout())).toThrow("before init() or listen()");
   });
 });
+
+describe("a module's configure(consumer)", () => {
+  it("fails the start naming the module (was never called: its middleware silently never ran)", async () => {
+    @Module({ controllers: [CatsController], providers: [CatsService] })
+    class WithMiddleware {
+      configure(_consumer: unknown) {
+        log.push("configured");
+      }
+    }
+    @Module({ imports: [WithMiddleware] })
+    class AppModule {}
+    const error = await Test.createTestingModule({ imports: [AppModule] })
+      .compile()
+      .then(
+        (moduleRef) => {
+          open.push(moduleRef);
+          return undefined;
+        },
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toContain(
+      "WithMiddleware.configure(consumer) would never be called",
+    );
+    expect(log).toEqual([]);
+  });
+});
