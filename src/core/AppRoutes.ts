@@ -7,11 +7,7 @@ import { StartupError } from "../di/StartupError.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
-import {
-  type EnhancerRef,
-  enhancerResolver,
-  providerRef,
-} from "../pipeline/internal/enhancers.js";
+import { type EnhancerRef, enhancerResolver, providerRef } from "../pipeline/internal/enhancers.js";
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "../pipeline/Uploads.js";
 import {
   VERSION_NEUTRAL,
