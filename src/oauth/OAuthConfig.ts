@@ -178,6 +178,16 @@ export interface OAuthConfig {
   readonly userAgent?: string;
 }
 
+/**
+ * Names no provider may have: the built-in routes' own paths (`GET /auth/session`,
+ * `POST /auth/logout`) win over `/auth/:provider`, so a provider named so could never sign in.
+ * The routes refuse to start with one configured.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const reservedProviderNames: ReadonlySet<string> = new Set(["session", "logout"]);
+
 /** The settings of one provider under `config` (defaults applied later). @since 0.1.0 @category config */
 export const settingsFor = (
   config: Omit<OAuthConfig, "providers">,

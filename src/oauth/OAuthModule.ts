@@ -13,11 +13,13 @@ import type { ProviderNode } from "../di/ModuleGraph.js";
 import { makeRequestStore } from "../di/RequestStore.js";
 import { Scope } from "../di/Scope.js";
 import { StartupError } from "../di/StartupError.js";
+import { Session } from "../session/Session.js";
+import { SessionService } from "../session/SessionService.js";
 import type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
 import type { OAuthModuleOptions } from "./OAuthModuleOptions.js";
 import { liveProviderSource, OAuthProviderSource } from "./OAuthProviderSource.js";
 import { toCallbackResult } from "./OAuthResult.js";
-import { routes } from "./OAuthRoutes.js";
+import { type OAuthRoutesSession, routes } from "./OAuthRoutes.js";
 import { type HandlerRunner, OAuthRuntime } from "./OAuthRuntime.js";
 import { OAuthService } from "./OAuthService.js";
 
@@ -39,6 +41,23 @@ const handlerRunner =
           fromUserCode(() => call(handler as OAuthCallbackHandler)),
         );
 
+/** The classic names of the built-in routes, in the order `routes` gives them. */
+const routeNames = ["authorize", "callback", "session", "logout"] as const;
+
+/** The `SessionService` of the app (`SessionModule.forRoot`), or the startup error saying so. */
+const sessionService = (injector: Injector) => {
+  const node = injector.lookup(SessionService);
+  return node === undefined
+    ? new StartupError({
+        message:
+          "OAuthModule: `session` needs sessions: import SessionModule.forRoot({ schema, ... }) in the app.",
+      })
+    : Effect.map(
+        Effect.orDie(injector.instance(node, undefined)),
+        (service) => service as SessionService,
+      );
+};
+
 /** Resolves the callback handler through the app's DI, then compiles the built-in routes. */
 const contributor =
   (runtime: OAuthRuntime): RouteContributor =>
@@ -56,16 +75,26 @@ const contributor =
       }
       if (options.routes === false) return [];
       const handler = runtime.handler;
+      const run = (session: Parameters<typeof toCallbackResult>[0], provider: string) =>
+        (handler as HandlerRunner)((h) => h.handle(toCallbackResult(session), provider));
+      // With `session`, the handler's value is the session data (the app's user).
+      const session: OAuthRoutesSession | undefined =
+        options.session === undefined || options.session === false
+          ? undefined
+          : {
+              ...(options.session === true ? {} : options.session),
+              ...(handler === undefined ? {} : { from: run }),
+            };
+      const sessions = session === undefined ? undefined : yield* sessionService(injector);
+      const compiled = routes({
+        ...options.routes,
+        ...(handler === undefined || session !== undefined ? {} : { onSuccess: run }),
+        ...(session === undefined ? {} : { session }),
+      });
       const list = yield* Effect.provide(
-        routes({
-          ...options.routes,
-          ...(handler === undefined
-            ? {}
-            : {
-                onSuccess: (session, provider) =>
-                  handler((h) => h.handle(toCallbackResult(session), provider)),
-              }),
-        }),
+        sessions === undefined
+          ? compiled
+          : Effect.provideService(compiled, Session, sessions.session),
         runtime.context,
       ).pipe(
         Effect.mapError(
@@ -80,7 +109,7 @@ const contributor =
               method: route.method,
               path: route.path,
               controller: "OAuthModule",
-              handler: index === 0 ? "authorize" : "callback",
+              handler: routeNames[index] ?? "route",
             },
           ],
         }),

@@ -7,7 +7,7 @@ import type * as Duration from "effect/Duration";
 import type { Type } from "../di/Token.js";
 import type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
 import type { OAuthProvidersConfig, Secret } from "./OAuthConfig.js";
-import type { OAuthRoutesOptions } from "./OAuthRoutes.js";
+import type { OAuthRoutesOptions, OAuthRoutesSession } from "./OAuthRoutes.js";
 import type { RedisTransactionStoreOptions } from "./RedisTransactionStore.js";
 import type { SupportedProvider } from "./SupportedProvider.js";
 
@@ -30,7 +30,16 @@ export interface OAuthModuleOptions {
   /** Replaces a provider's default scopes (the full list). */
   readonly defaultScopes?: { readonly [P in SupportedProvider]?: ReadonlyArray<string> };
   /** The built-in routes' options, or `false` to serve no routes (custom flows only). */
-  readonly routes?: false | Omit<OAuthRoutesOptions, "onSuccess">;
+  readonly routes?: false | Omit<OAuthRoutesOptions, "onSuccess" | "session">;
+  /**
+   * Signs the user in with a session at every successful callback (import
+   * `SessionModule.forRoot` too), then redirects to `successRedirect` or `/`; adds
+   * `GET /auth/session` and `POST /auth/logout`. The session data is what `callbackHandler`
+   * returns (the app's user, matching the session Schema), or without a handler the
+   * profile's `OAuthSessionUser`. An object also sets the logout's `origins` and
+   * `logoutRedirect`.
+   */
+  readonly session?: boolean | Omit<OAuthRoutesSession, "from">;
   /**
    * The secret the transaction cookie is sealed with (at least 32 characters). Without it, a
    * random per-process key is used and a warning logged (single instance only).

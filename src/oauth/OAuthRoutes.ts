@@ -5,6 +5,10 @@
  *   the transaction cookie.
  * - `GET /auth/:provider/callback` completes it: the callback result as JSON, the handler's
  *   value or response, or a redirect to the validated `successRedirect` / `errorRedirect`.
+ *   With `session`, it signs the user in first (a new session) and redirects.
+ * - With `session`: `GET /auth/session` answers the signed-in user as JSON (401 without one)
+ *   and `POST /auth/logout` ends the session (403 cross-site). These static paths win over
+ *   `/auth/:provider`; `session` and `logout` are reserved provider names.
  *
  * Statuses: unknown provider 404; missing, invalid, expired or replayed state 401
  * `Invalid state`; provider `error=` 401; code rejected 401; provider unreachable, 5xx or
@@ -26,13 +30,18 @@ import * as Either from "effect/Either";
 import type * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import { causeToResponse } from "../core/ErrorResponse.js";
+import { ForbiddenError, UnauthorizedError } from "../core/HttpError.js";
 import { setResponseHeaders } from "../core/ResponseHeaders.js";
+import { jsonResponse } from "../core/TextResponse.js";
 import { StrataResponse } from "../http/StrataResponse.js";
 import { describeRoute } from "../openapi/RouteDescription.js";
+import { Session, type SessionApi } from "../session/Session.js";
 import { OAuth } from "./OAuth.js";
+import { reservedProviderNames } from "./OAuthConfig.js";
 import { InvalidRedirect, isOAuthError, type OAuthError, UnknownProvider } from "./OAuthError.js";
 import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js";
 import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
+import { sessionUserOf } from "./OAuthSessionUser.js";
 import type { TransactionRedirects } from "./OAuthTransaction.js";
 import { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
 import type { ProviderName } from "./SupportedProvider.js";
@@ -63,12 +72,38 @@ export type OAuthSuccessHandler<R = never, A = unknown, E = unknown> = (
 ) => Effect.Effect<A, E, R>;
 
 /**
+ * Sign-in with a session (`OAuthRoutesOptions.session`): the callback creates a session (the
+ * app's `Session` service, which must be provided) and redirects; `GET /auth/session` and
+ * `POST /auth/logout` are added.
+ *
+ * @since 0.1.0
+ * @category routes
+ */
+export interface OAuthRoutesSession<R = never, E = unknown> {
+  /**
+   * The session data of a sign-in, matching the app's session Schema (data that does not is a
+   * failed handler). Default: the profile as an `OAuthSessionUser` (`Session.make(OAuthSessionUser)`).
+   */
+  readonly from?: (session: OAuthSession, provider: ProviderName) => Effect.Effect<unknown, E, R>;
+  /**
+   * Origins a `POST /auth/logout` may come from besides the origins of the providers' redirect
+   * URIs (the app's own): a request whose `Origin` is another is refused (403).
+   */
+  readonly origins?: ReadonlyArray<string>;
+  /**
+   * Where a browser lands after `POST /auth/logout` (a 303; a path or an allowed redirect
+   * origin). Default: none, a 204 (for `fetch`); give one for an HTML form.
+   */
+  readonly logoutRedirect?: string;
+}
+
+/**
  * Options of the built-in routes.
  *
  * @since 0.1.0
  * @category routes
  */
-export interface OAuthRoutesOptions<R = never, A = unknown, E = unknown> {
+export interface OAuthRoutesOptions<R = never, A = unknown, E = unknown, RS = never, ES = never> {
   /** Where the routes live (default `/auth`: `/auth/:provider`, `/auth/:provider/callback`). */
   readonly path?: `/${string}`;
   /** Origins an absolute `successRedirect`/`errorRedirect` may point to (relative paths always may). */
@@ -80,8 +115,16 @@ export interface OAuthRoutesOptions<R = never, A = unknown, E = unknown> {
   readonly secureCookie?: boolean | "auto";
   /** Ask for refresh tokens (all providers, or those listed). */
   readonly offline?: boolean | ReadonlyArray<ProviderName>;
-  /** Runs after a successful callback, before responding. */
+  /**
+   * Runs after a successful callback (and after the session is created), before responding.
+   */
   readonly onSuccess?: OAuthSuccessHandler<R, A, E>;
+  /**
+   * Signs the user in with a session at every successful callback, then (without an
+   * `onSuccess` response) redirects to `successRedirect`, `/` by default; adds
+   * `GET /auth/session` and `POST /auth/logout`. `session: {}` keeps the profile.
+   */
+  readonly session?: OAuthRoutesSession<RS, ES>;
 }
 
 /** The stable `error` code of a failing callback handler. @since 0.1.0 @category routes */
@@ -148,30 +191,59 @@ const queryRedirects = (
   });
 };
 
+/** What the handlers need from context at startup: the request is there when they run. */
+type StartupContext<R> = Exclude<R, HttpServerRequest.HttpServerRequest>;
+
+/** `origins` normalised, or the configuration error naming the bad one. */
+const originsOf = (origins: ReadonlyArray<string> | undefined) =>
+  Effect.try({
+    try: () => normaliseOrigins(origins),
+    catch: (error) =>
+      new OAuthConfigError({
+        message: error instanceof Error ? error.message : "Invalid redirect origin",
+      }),
+  });
+
 /**
- * The two routes, with the services they use captured (so they can be added to any router).
+ * `true` when a logout comes from another site: its `Origin` is not one of the app's, or,
+ * without `Origin`, `Sec-Fetch-Site` says another site. A request with neither is accepted:
+ * browsers send `Origin` on every POST, so it comes from a client that holds the cookie itself.
+ */
+const isCrossSite = (
+  headers: Readonly<Record<string, string | undefined>>,
+  appOrigins: ReadonlySet<string>,
+) => {
+  const origin = headers.origin;
+  if (origin !== undefined) return !appOrigins.has(origin);
+  const site = headers["sec-fetch-site"];
+  return site !== undefined && site !== "same-origin" && site !== "none";
+};
+
+/**
+ * The routes, with the services they use captured (so they can be added to any router):
+ * `GET :provider`, `GET :provider/callback`, and with `session` `GET session` and `POST logout`.
  *
  * @since 0.1.0
  * @category routes
  */
-export const routes = <R = never, A = unknown, E = unknown>(
-  options: OAuthRoutesOptions<R, A, E> = {},
+export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = never>(
+  options: OAuthRoutesOptions<R, A, E, RS, ES> = {},
 ): Effect.Effect<
   ReadonlyArray<HttpLayerRouter.Route<never, never>>,
   OAuthConfigError,
-  OAuth | TransactionStore | R
+  OAuth | TransactionStore | StartupContext<R | RS>
 > =>
   Effect.gen(function* () {
     const oauth = yield* OAuth;
     const store = yield* TransactionStore;
-    const context = yield* Effect.context<R>();
-    const origins = yield* Effect.try({
-      try: () => normaliseOrigins(options.allowedRedirectOrigins),
-      catch: (error) =>
-        new OAuthConfigError({
-          message: error instanceof Error ? error.message : "Invalid redirect origin",
-        }),
-    });
+    const context = (yield* Effect.context<StartupContext<R | RS>>()) as Context.Context<R | RS>;
+    const reserved = oauth.providers.filter((name) => reservedProviderNames.has(name));
+    if (reserved.length > 0) {
+      return yield* new OAuthConfigError({
+        message: `The provider name "${reserved[0]}" is reserved: /auth/session and /auth/logout are the built-in routes' own paths. Rename the provider.`,
+      });
+    }
+    const origins = yield* originsOf(options.allowedRedirectOrigins);
     const base = options.path ?? "/auth";
     const isSecure = (provider: OAuthProviderService) =>
       options.secureCookie === undefined || options.secureCookie === "auto"
@@ -191,6 +263,20 @@ export const routes = <R = never, A = unknown, E = unknown>(
       Option.fromNullable(providers.get(params.provider ?? "")),
     );
     const unknownProvider = secured(oauthErrorResponse(new UnknownProvider()));
+
+    // With `session`: the app's session service, its origins and where a logout lands.
+    const sessionOptions = options.session;
+    let sessions: SessionApi<unknown> | undefined;
+    if (sessionOptions !== undefined) {
+      const found = yield* Effect.serviceOption(Session);
+      if (Option.isNone(found)) {
+        return yield* new OAuthConfigError({
+          message:
+            "The routes' `session` option needs the app's Session service: provide UserSession.layer(...) (classic face: import SessionModule.forRoot(...))",
+        });
+      }
+      sessions = found.value;
+    }
 
     /** What every started authorization answers, before its location and cookie are added. */
     const found = HttpServerResponse.empty({ status: 302, headers: securityHeaders });
@@ -239,12 +325,28 @@ export const routes = <R = never, A = unknown, E = unknown>(
           );
     };
 
+    const from = sessionOptions?.from;
+    /** Signs the user in: a new session holding the data `from` makes (the profile by default). */
+    const signIn = (session: OAuthSession) =>
+      sessions === undefined
+        ? Effect.void
+        : Effect.flatMap(
+            from === undefined
+              ? Effect.succeed(sessionUserOf(session))
+              : Effect.provide(from(session, session.provider), context),
+            (data) => (sessions as SessionApi<unknown>).create(data),
+          );
+
     const respondSuccess = (session: OAuthSession, redirects: TransactionRedirects) =>
       Effect.gen(function* () {
+        yield* signIn(session);
+        // Signed in with a session, the browser goes on (never the callback result, which
+        // carries provider tokens): to `successRedirect`, or home.
+        const next = redirects.success ?? (sessions === undefined ? undefined : "/");
         if (options.onSuccess === undefined) {
-          return redirects.success === undefined
+          return next === undefined
             ? HttpServerResponse.unsafeJson(toCallbackResult(session))
-            : HttpServerResponse.redirect(redirects.success, { status: 302 });
+            : HttpServerResponse.redirect(next, { status: 302 });
         }
         const value = yield* Effect.provide(options.onSuccess(session, session.provider), context);
         if (HttpServerResponse.isServerResponse(value)) return yield* checkedLocation(value);
@@ -256,9 +358,7 @@ export const routes = <R = never, A = unknown, E = unknown>(
           }
           return yield* Effect.flatMap(value.response, checkedLocation);
         }
-        if (redirects.success !== undefined) {
-          return HttpServerResponse.redirect(redirects.success, { status: 302 });
-        }
+        if (next !== undefined) return HttpServerResponse.redirect(next, { status: 302 });
         return value === undefined
           ? HttpServerResponse.empty({ status: 204 })
           : HttpServerResponse.unsafeJson(value);
@@ -344,12 +444,70 @@ export const routes = <R = never, A = unknown, E = unknown>(
 
     // Their OpenAPI description, made only when an app's document is built.
     const description = describe(base, oauth.providers, options.onSuccess !== undefined);
-    return [
+    const list: Array<HttpLayerRouter.Route<never, never>> = [
       describeRoute(HttpLayerRouter.route("GET", `${base}/:provider`, authorize), description),
       describeRoute(
         HttpLayerRouter.route("GET", `${base}/:provider/callback`, callback),
         description,
       ),
+    ] as Array<HttpLayerRouter.Route<never, never>>;
+    if (sessions !== undefined && sessionOptions !== undefined) {
+      list.push(
+        ...(yield* sessionRoutes(base, sessions, sessionOptions, [...providers.values()], origins)),
+      );
+    }
+    return list;
+  });
+
+/**
+ * `GET <base>/session` and `POST <base>/logout` over `sessions`. A logout is accepted from the
+ * origins of the providers' redirect URIs and `options.origins` only (SECURITY.md 29).
+ */
+const sessionRoutes = (
+  base: `/${string}`,
+  sessions: SessionApi<unknown>,
+  options: OAuthRoutesSession<unknown, unknown>,
+  providers: ReadonlyArray<OAuthProviderService>,
+  redirectOrigins: ReadonlySet<string>,
+) =>
+  Effect.gen(function* () {
+    const extra = yield* originsOf(options.origins);
+    const appOrigins = new Set([
+      ...providers.map((provider) => new URL(provider.redirectUri).origin),
+      ...extra,
+    ]);
+    const logoutRedirect = validateRedirect(options.logoutRedirect, redirectOrigins);
+    if (Either.isLeft(logoutRedirect)) {
+      return yield* new OAuthConfigError({
+        message: "The routes' session.logoutRedirect is refused by the redirect policy",
+      });
+    }
+    const loggedOut = Option.match(logoutRedirect.right, {
+      onNone: () => HttpServerResponse.empty({ status: 204, headers: securityHeaders }),
+      onSome: (location) =>
+        HttpServerResponse.redirect(location, { status: 303, headers: securityHeaders }),
+    });
+    const unauthorized = secured(yield* causeToResponse(Cause.fail(new UnauthorizedError())));
+    const forbidden = secured(yield* causeToResponse(Cause.fail(new ForbiddenError())));
+    const failed = (cause: Cause.Cause<unknown>) => Effect.map(causeToResponse(cause), secured);
+
+    const current = Effect.map(
+      sessions.current,
+      Option.match({
+        onNone: () => unauthorized,
+        onSome: (data) => secured(jsonResponse(data)),
+      }),
+    ).pipe(Effect.catchAllCause(failed));
+
+    const logout = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      isCrossSite(request.headers, appOrigins)
+        ? Effect.succeed(forbidden)
+        : Effect.as(sessions.destroy, loggedOut),
+    ).pipe(Effect.catchAllCause(failed));
+
+    return [
+      HttpLayerRouter.route("GET", `${base}/session`, current),
+      HttpLayerRouter.route("POST", `${base}/logout`, logout),
     ] as ReadonlyArray<HttpLayerRouter.Route<never, never>>;
   });
 
@@ -367,8 +525,8 @@ const describe = (path: `/${string}`, providers: ReadonlyArray<ProviderName>, ha
  * @since 0.1.0
  * @category routes
  */
-export const api = <R = never, A = unknown, E = unknown>(
-  options: OAuthRoutesOptions<R, A, E> = {},
+export const api = <R = never, A = unknown, E = unknown, RS = never, ES = never>(
+  options: OAuthRoutesOptions<R, A, E, RS, ES> = {},
 ): Effect.Effect<HttpApi.HttpApi.Any, never, OAuth> =>
   Effect.flatMap(OAuth, (oauth) =>
     describe(options.path ?? "/auth", oauth.providers, options.onSuccess !== undefined),
@@ -378,21 +536,22 @@ export const api = <R = never, A = unknown, E = unknown>(
  * The built-in routes as a Layer for `HttpLayerRouter` (the Effect face).
  *
  * @example
- * const Routes = OAuthRoutes.layer({ onSuccess: (session) => issueAppToken(session) });
- * StrataServer.serve(Routes).pipe(Layer.provide(OAuthLive), ...);
+ * const UserSession = Session.make(OAuthSessionUser);
+ * const Routes = OAuthRoutes.layer({ session: {} }); // or session: { from: (oauth) => toAppUser(oauth) }
+ * StrataServer.serve(Routes).pipe(Layer.provide(OAuthLive), Layer.provide(SessionLive), ...);
  *
  * @since 0.1.0
  * @category routes
  */
-export const layer = <R = never, A = unknown, E = unknown>(
-  options: OAuthRoutesOptions<R, A, E> = {},
+export const layer = <R = never, A = unknown, E = unknown, RS = never, ES = never>(
+  options: OAuthRoutesOptions<R, A, E, RS, ES> = {},
 ): Layer.Layer<
   never,
   OAuthConfigError,
-  HttpLayerRouter.HttpRouter | OAuth | TransactionStore | R
+  HttpLayerRouter.HttpRouter | OAuth | TransactionStore | StartupContext<R | RS>
 > =>
   HttpLayerRouter.addAll(routes(options)) as Layer.Layer<
     never,
     OAuthConfigError,
-    HttpLayerRouter.HttpRouter | OAuth | TransactionStore | R
+    HttpLayerRouter.HttpRouter | OAuth | TransactionStore | StartupContext<R | RS>
   >;

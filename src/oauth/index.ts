@@ -71,10 +71,15 @@ export {
   type OAuthUser,
   toCallbackResult,
 } from "./OAuthResult.js";
-export type { OAuthRoutesOptions, OAuthSuccessHandler } from "./OAuthRoutes.js";
+export type {
+  OAuthRoutesOptions,
+  OAuthRoutesSession,
+  OAuthSuccessHandler,
+} from "./OAuthRoutes.js";
 export * as OAuthRoutes from "./OAuthRoutes.js";
 export { OAuthRuntime } from "./OAuthRuntime.js";
 export { type AuthorizationResult, OAuthService, type RefreshedTokens } from "./OAuthService.js";
+export { OAuthSessionUser, sessionUserOf } from "./OAuthSessionUser.js";
 export { OAuthStateGuard, requireOAuthState } from "./OAuthStateGuard.js";
 export {
   OAuthTransaction,
