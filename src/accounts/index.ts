@@ -29,12 +29,19 @@ export {
   type LinkedAccount,
 } from "./Accounts.js";
 export * from "./AccountsError.js";
+export { AccountsHttpError } from "./AccountsHttpError.js";
+export {
+  AccountsModule,
+  type AccountsModuleOptions,
+  type ClassicRefresh,
+} from "./AccountsModule.js";
 export type {
   AccountsOptions,
   NewUserContext,
   ProviderTokenOptions,
   RefreshProviderToken,
 } from "./AccountsOptions.js";
+export { AccountsService, type ClassicTokens } from "./AccountsService.js";
 export * as MemoryAccountStore from "./MemoryAccountStore.js";
 export type { PgAccountStoreOptions, SqliteAccountStoreOptions } from "./SqlAccountStore.js";
 export * as SqlAccountStore from "./SqlAccountStore.js";

@@ -1,0 +1,29 @@
+/**
+ * The classic face's view of an accounts failure: an `HttpError` (so a controller that lets it
+ * escape answers with the right status in the standard shape) that keeps the tagged error.
+ *
+ * @since 0.1.0
+ */
+import { HttpError } from "../core/HttpError.js";
+import type { AccountsError } from "./AccountsError.js";
+
+/**
+ * An accounts failure thrown by `AccountsService`: status and public message of the tagged
+ * error in `reason`, and its stable code in `error` (`account_conflict`, `last_account`, ...).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class AccountsHttpError extends HttpError {
+  override readonly _tag: string = "AccountsHttpError";
+  /** The stable error code. */
+  readonly error: string;
+  /** The tagged error of `Accounts`. */
+  readonly reason: AccountsError;
+
+  constructor(reason: AccountsError) {
+    super(reason.httpStatus, reason.publicMessage);
+    this.error = reason.code;
+    this.reason = reason;
+  }
+}
