@@ -76,6 +76,7 @@ export {
   type ParamArgument,
   Query,
   Req,
+  Request,
   Res,
 } from "./decorators/Params.js";
 export { Header, HttpCode, Redirect } from "./decorators/ResponseDecorators.js";
@@ -213,6 +214,7 @@ export {
   MaxFileSizeValidator,
   type MaxFileSizeValidatorOptions,
 } from "./nest/MaxFileSizeValidator.js";
+export { NestFactory } from "./nest/NestFactory.js";
 export type { NestInterceptor } from "./nest/NestInterceptor.js";
 export { Optional } from "./nest/Optional.js";
 export { type ParseFileOptions, ParseFilePipe } from "./nest/ParseFilePipe.js";

@@ -148,6 +148,9 @@ export const Headers = (name?: string): ParameterDecorator => param("headers", n
 /** The {@link RequestContext} of the request (`method`, `url`, `headers`, `params`, `query`, `body`, `user`, `req`). @since 0.1.0 @category decorators */
 export const Req = (): ParameterDecorator => param("req");
 
+/** NestJS's `@Request()`: the same as {@link Req}. @since 0.1.0 @category decorators */
+export const Request = Req;
+
 /**
  * The {@link StrataResponse} to write by hand: the handler's return value is then ignored and
  * the response is whatever the handler sends through it.
