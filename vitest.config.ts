@@ -20,7 +20,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The browser suite has its own config and script (`npm run test:browser`).
-    exclude: [...configDefaults.exclude, "test/browser/**"],
+    exclude: [...configDefaults.exclude, "test/browser/**", "test/cluster/**"],
     // A redis-server for the rate-limit tests (installed when missing), stopped after the run.
     globalSetup: ["test/support/globalSetup.ts"],
     testTimeout: 15_000,
