@@ -1,23 +1,17 @@
-// What the built-in callback route does after a successful sign-in: find or create the
-// user, issue the app's token into the session cookie, and send the browser home.
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+// What the built-in callback route does after a successful sign-in: find or create the user.
+// The user it returns is the session's data: the routes (`session: ...` in app.ts) sign the
+// browser in with a new session cookie and send it home.
 import { Inject, Injectable } from "strata";
 import type { OAuthCallbackHandler, OAuthCallbackResult, SupportedProvider } from "strata/oauth";
-import { setSession } from "./Session.js";
-import { TokenService } from "./TokenService.js";
-import { UsersService } from "./UsersService.js";
+import { type AppUser, UsersService } from "./UsersService.js";
 
-/** Signs the user in: a session cookie and a 303 to `/` (no token in any URL). */
+/** The app's user of a sign-in, created on the first one. */
 @Injectable()
 export class AppLoginHandler implements OAuthCallbackHandler {
-  constructor(
-    @Inject(UsersService) private readonly users: UsersService,
-    @Inject(TokenService) private readonly tokens: TokenService,
-  ) {}
+  constructor(@Inject(UsersService) private readonly users: UsersService) {}
 
-  handle(result: OAuthCallbackResult, provider: SupportedProvider) {
-    const { user } = this.users.upsert(provider, result);
+  handle(result: OAuthCallbackResult, provider: SupportedProvider): AppUser {
     // Provider tokens stay here: store them encrypted if the app needs them later.
-    return setSession(HttpServerResponse.redirect("/", { status: 303 }), this.tokens.issue(user));
+    return this.users.upsert(provider, result).user;
   }
 }

@@ -1,4 +1,4 @@
-// The demo's one page: sign-in buttons, or the signed-in user and the app token. Plain HTML,
+// The demo's one page: sign-in buttons, or the signed-in user and a sign-out button. Plain HTML,
 // no script, a strict Content-Security-Policy.
 import { createHash } from "node:crypto";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
@@ -57,7 +57,6 @@ li{margin:.5rem 0}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem 1rem}
 dt{color:#555}
 dd{margin:0}
-textarea{width:100%;font:12px/1.4 ui-monospace,monospace;resize:vertical}
 button{font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid #d0d4da;background:#fff;cursor:pointer}
 `;
 
@@ -124,8 +123,8 @@ ${providers.length === 0 ? "<p>No provider is configured.</p>" : `<ul>\n${button
   );
 };
 
-/** The page for a signed-in user: who they are and the app token (for `GET /me`). */
-export const signedInPage = (user: AppUser, token: string, imageOrigins: ReadonlyArray<string>) =>
+/** The page for a signed-in user: who they are, and a sign-out button (a POST form). */
+export const signedInPage = (user: AppUser, imageOrigins: ReadonlyArray<string>) =>
   html(
     `<h1>Signed in</h1>
 <div class="user">
@@ -138,8 +137,8 @@ ${user.picture === undefined ? "" : `<img src="${escapeHtml(user.picture)}" alt=
 <dt>App user id</dt><dd>${user.id}</dd>
 <dt>Role</dt><dd>${escapeHtml(user.role)}</dd>
 </dl>
-<p><label for="app-token">App token</label> (try <code>curl -H "Authorization: Bearer &lt;token&gt;" /me</code>):</p>
-<textarea id="app-token" rows="5" readonly>${escapeHtml(token)}</textarea>
-<form method="post" action="/logout"><p><button type="submit">Sign out</button></p></form>`,
+<p>You stay signed in across reloads: the session is in an HttpOnly cookie the page never sees
+(try <a href="/me">/me</a>).</p>
+<form method="post" action="/auth/logout"><p><button type="submit">Sign out</button></p></form>`,
     imageOrigins,
   );

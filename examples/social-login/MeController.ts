@@ -1,18 +1,10 @@
-// `GET /me` with `Authorization: Bearer <app token>`: the signed-in user, for API clients.
+// `GET /me`: the signed-in user, for the page's scripts or API clients holding the session cookie.
 import * as Schema from "effect/Schema";
-import {
-  ApiBearerAuth,
-  ApiOkResponse,
-  Controller,
-  Get,
-  Headers,
-  Inject,
-  UnauthorizedError,
-} from "strata";
-import { TokenService } from "./TokenService.js";
-import { UsersService } from "./UsersService.js";
+import { ApiOkResponse, ApiSecurity, Controller, Get, UseGuards } from "strata";
+import { CurrentUser, DEFAULT_COOKIE_NAME, SessionGuard } from "strata/session";
+import type { AppUser } from "./UsersService.js";
 
-/** What `GET /me` answers: the signed-in user (its OpenAPI description, and clients' type). */
+/** The signed-in user: the session's data, what `GET /me` answers (and its OpenAPI description). */
 export const Me = Schema.Struct({
   id: Schema.Int,
   provider: Schema.Literal("google", "microsoft", "github", "facebook", "twitter"),
@@ -25,19 +17,12 @@ export const Me = Schema.Struct({
 }).annotations({ identifier: "Me", description: "The signed-in user" });
 
 @Controller("me")
-@ApiBearerAuth("appToken")
+@UseGuards(SessionGuard) // 401 without a valid session
+@ApiSecurity("session", { type: "apiKey", in: "cookie", name: DEFAULT_COOKIE_NAME })
 export class MeController {
-  constructor(
-    @Inject(UsersService) private readonly users: UsersService,
-    @Inject(TokenService) private readonly tokens: TokenService,
-  ) {}
-
   @Get()
   @ApiOkResponse({ type: Me })
-  me(@Headers("authorization") authorization?: string) {
-    const claims = this.tokens.verify(authorization?.replace(/^Bearer /, "") ?? "");
-    const user = claims === undefined ? undefined : this.users.find(Number(claims.sub));
-    if (user === undefined) throw new UnauthorizedError();
+  me(@CurrentUser() user: AppUser) {
     return user;
   }
 }

@@ -1,22 +1,35 @@
-// Social login, classic face: OAuthModule.forRoot with a callback handler that signs the user
-// in to the app (its own token in a session cookie), a home page, and `GET /me` for API
-// clients. `main.ts` decides which providers are real and which use the development
-// identity provider.
+// Social login, classic face: OAuthModule.forRoot signs the user in with a session (the user
+// its callback handler returns, kept by SessionModule), a home page that reads it, `GET /me`
+// behind SessionGuard, and the built-in `GET /auth/session` and `POST /auth/logout`.
+// `main.ts` decides which providers are real and which use the development identity provider.
 import { Module } from "strata";
-import { OAuthModule, type OAuthProvidersConfig, type SupportedProvider } from "strata/oauth";
+import {
+  OAuthModule,
+  type OAuthModuleOptions,
+  type OAuthProvidersConfig,
+  type SupportedProvider,
+} from "strata/oauth";
+import { SessionModule, type SessionModuleOptions } from "strata/session";
 import { AppLoginHandler } from "./AppLoginHandler.js";
 import { HOME_OPTIONS, HomeController, type HomeOptions } from "./HomeController.js";
-import { MeController } from "./MeController.js";
-import { APP_TOKEN_SECRET, TokenService } from "./TokenService.js";
+import { Me, MeController } from "./MeController.js";
 import { UsersService } from "./UsersService.js";
 
 export { providersFromEnv } from "./providers.js";
 
+/** Where the demo keeps sessions: sealed in the cookie (default), or server-side. */
+export type DemoSessionStore = SessionModuleOptions<typeof Me.Type, typeof Me.Encoded>["store"];
+
 /** The app's root module for the given providers and secrets. */
 export const createAppModule = (options: {
   readonly providers: OAuthProvidersConfig;
-  readonly tokenSecret: string;
+  /** The session cookie's sealing secret (32 characters or more). */
+  readonly sessionSecret: string;
+  /** Where sessions live (default: the sealed cookie). */
+  readonly sessionStore?: DemoSessionStore;
   readonly sealingKey?: string;
+  /** Where OAuth transactions are kept (Redis when several instances share them). */
+  readonly transactionStore?: OAuthModuleOptions["transactionStore"];
   /** The providers that sign in at the development identity provider. */
   readonly development?: ReadonlyArray<SupportedProvider>;
   /** Origins user pictures may be loaded from besides https (the development identity provider). */
@@ -33,20 +46,24 @@ export const createAppModule = (options: {
 
   @Module({
     imports: [
+      SessionModule.forRoot({
+        schema: Me,
+        secret: options.sessionSecret,
+        ...(options.sessionStore === undefined ? {} : { store: options.sessionStore }),
+      }),
       OAuthModule.forRoot({
         providers: options.providers,
         callbackHandler: AppLoginHandler,
+        // The handler's user becomes the session; the page's sign-out form lands back home.
+        session: { logoutRedirect: "/" },
         ...(options.sealingKey === undefined ? {} : { sealingKey: options.sealingKey }),
+        ...(options.transactionStore === undefined
+          ? {}
+          : { transactionStore: options.transactionStore }),
       }),
     ],
     controllers: [HomeController, MeController],
-    providers: [
-      UsersService,
-      TokenService,
-      AppLoginHandler,
-      { token: APP_TOKEN_SECRET, useValue: options.tokenSecret },
-      { token: HOME_OPTIONS, useValue: home },
-    ],
+    providers: [UsersService, AppLoginHandler, { token: HOME_OPTIONS, useValue: home }],
   })
   class AppModule {}
   return AppModule;

@@ -1,11 +1,57 @@
 import { randomBytes } from "node:crypto";
-import { StrataApp } from "strata";
-import { DevIdentityProviderError } from "strata/devidp";
+import { RateLimitMiddleware, RedisRateLimitStore, StrataApp } from "strata";
+import { DevIdentityProviderError, endpointsFor } from "strata/devidp";
+import { sharedDevClients } from "../cluster/sharedDevClients.js";
 import { createAppModule } from "./app.js";
-import { DemoConfigError, demoProviders } from "./providers.js";
+import {
+  DemoConfigError,
+  type DemoProviders,
+  demoProviders,
+  devProviders,
+  providersFromEnv,
+  unconfigured,
+} from "./providers.js";
+
+/**
+ * Several instances (`scripts/cluster.sh`, docs/deployment.md): `DEV_IDP_URL` names the one
+ * development identity provider they share; `REDIS_URL` shares OAuth transactions and the
+ * rate limit of `/auth` (`RATE_LIMIT_MAX` per minute); `TRUST_PROXY` is the number of proxies
+ * in front (`1`) or their addresses, comma-separated.
+ */
+const sharedProviders = (env: NodeJS.ProcessEnv, url: string): DemoProviders => {
+  const real = providersFromEnv(env);
+  const development = unconfigured(real);
+  const shared = devProviders(
+    { endpoints: (name, tenant) => endpointsFor(url, name, tenant) },
+    sharedDevClients(development, env),
+  );
+  return { providers: { ...real, ...shared }, development };
+};
+const devIdpUrl = process.env.DEV_IDP_URL;
+const redis =
+  process.env.REDIS_URL === undefined
+    ? undefined
+    : (({ hostname, port }) => ({ host: hostname, port: Number(port || 6379) }))(
+        new URL(process.env.REDIS_URL),
+      );
+const trustProxy =
+  process.env.TRUST_PROXY === undefined
+    ? false
+    : /^\d+$/.test(process.env.TRUST_PROXY)
+      ? Number(process.env.TRUST_PROXY)
+      : process.env.TRUST_PROXY.split(",");
 
 const port = Number(process.env.PORT ?? 3000);
-const { providers, development, idp } = await demoProviders(process.env).catch((error: unknown) => {
+
+/** ioredis options from a `redis://host:port` URL (default: a local Redis). */
+const redisOptions = (url = "redis://127.0.0.1:6379") => {
+  const { hostname, port } = new URL(url);
+  return { host: hostname, port: Number(port === "" ? 6379 : port) };
+};
+const { providers, development, idp } = await (devIdpUrl === undefined
+  ? demoProviders(process.env)
+  : Promise.resolve().then(() => sharedProviders(process.env, devIdpUrl))
+).catch((error: unknown) => {
   // A provider half configured, or NODE_ENV=production with a provider left unconfigured: say
   // why, no stack trace.
   if (!(error instanceof DevIdentityProviderError || error instanceof DemoConfigError)) throw error;
@@ -17,14 +63,30 @@ const app = new StrataApp(
   createAppModule({
     providers,
     development,
-    imageOrigins: idp === undefined ? [] : [idp.url],
-    tokenSecret: process.env.APP_TOKEN_SECRET ?? randomBytes(32).toString("hex"),
+    imageOrigins: devIdpUrl !== undefined ? [devIdpUrl] : idp === undefined ? [] : [idp.url],
+    // Set SESSION_SECRET to keep sessions across restarts; SESSION_STORE=redis (with
+    // REDIS_URL) keeps them in Redis, where signing out kills every copy of the cookie.
+    sessionSecret: process.env.SESSION_SECRET ?? randomBytes(32).toString("base64url"),
+    ...(process.env.SESSION_STORE === "redis"
+      ? { sessionStore: { redis: redisOptions(process.env.REDIS_URL) } }
+      : {}),
     // One process, so a per-process key is enough; set OAUTH_SEALING_KEY to survive restarts.
     sealingKey: process.env.OAUTH_SEALING_KEY ?? randomBytes(32).toString("base64url"),
+    ...(redis === undefined ? {} : { transactionStore: { redis } }),
   }),
   // The API's OpenAPI document at /openapi.json, its docs page at /docs.
   { openapi: { info: { title: "Strata social login demo", version: "1.0.0" } } },
 );
+if (redis !== undefined) {
+  app.use(
+    "/auth",
+    new RateLimitMiddleware({
+      max: Number(process.env.RATE_LIMIT_MAX ?? 100),
+      store: RedisRateLimitStore.layer(redis),
+      trustProxy,
+    }),
+  );
+}
 await app.listen(port);
 
 console.log(`social-login: open http://localhost:${port}`);

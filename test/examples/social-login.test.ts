@@ -11,9 +11,9 @@ import {
   demoProviders,
   providersFromEnv,
 } from "../../examples/social-login/providers.js";
-import { SESSION_COOKIE } from "../../examples/social-login/Session.js";
 import { StrataApp } from "../../src/index.js";
 import type { SupportedProvider } from "../../src/oauth/index.js";
+import { DEFAULT_COOKIE_NAME as SESSION_COOKIE } from "../../src/session/index.js";
 import { request } from "../../src/testing/index.js";
 
 const env = { GITHUB_CLIENT_ID: "github-client-id", GITHUB_CLIENT_SECRET: "github-secret" };
@@ -27,7 +27,7 @@ beforeAll(async () => {
       providers: demo.providers,
       development: demo.development,
       imageOrigins: demo.idp === undefined ? [] : [demo.idp.url],
-      tokenSecret: "app-token-secret",
+      sessionSecret: "example-session-secret-0123456789-abcdefgh",
       sealingKey: "example-sealing-key-0123456789-abcdefghijkl",
     }),
   );
@@ -189,18 +189,20 @@ describe("examples/social-login", () => {
   });
 
   for (const provider of ["google", "microsoft", "facebook", "twitter"] as const) {
-    it(`${provider}: signs in at the development identity provider; / shows the user and the app token`, async () => {
+    it(`${provider}: signs in at the development identity provider; / shows the user, never the cookie`, async () => {
       const { done, session } = await login(provider);
-      expect(done.status).toBe(303);
+      expect(done.status).toBe(302);
       expect(done.headers.get("location")).toBe("/");
       const setCookies = done.headers.getSetCookie();
       expect(setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))).toMatch(
-        /; Max-Age=3600; Path=\/; HttpOnly; SameSite=Lax$/,
+        /; Max-Age=86400; Path=\/; HttpOnly; SameSite=Lax$/,
       );
       expect(setCookies.find((c) => c.startsWith("strata_oauth="))).toMatch(/Max-Age=0/);
       const page = await home(session);
       expect(page.text).toContain("Ada Lovelace");
-      expect(page.text).toContain(session);
+      // Check 30: the session cookie's value is never in a page.
+      expect(page.text).not.toContain(session);
+      expect(page.text).toContain('<form method="post" action="/auth/logout">');
       expect(page.text).toContain(`/avatars/ada.svg`);
       expect(page.text).toContain(provider === "twitter" ? "no verified email" : "ada@example.com");
     });
@@ -217,24 +219,23 @@ describe("examples/social-login", () => {
     );
   });
 
-  it("the app token opens /me; a second sign-in is the same user; a forged token is 401", async () => {
+  const withSession = (session: string | undefined) => ({
+    headers: { cookie: `${SESSION_COOKIE}=${session}` },
+  });
+
+  it("the session cookie opens /me and /auth/session; a second sign-in is the same user under a new cookie; a forged one is 401", async () => {
     const first = await login("google", "grace");
     const again = await login("google", "grace");
-    const me = await request(app, "GET", "/me", {
-      headers: { authorization: `Bearer ${again.session}` },
-    });
+    expect(again.session).not.toBe(first.session);
+    const me = await request(app, "GET", "/me", withSession(again.session));
     expect(me.status).toBe(200);
     const user = me.body as { id: number; name: string; provider: string };
     expect(user).toMatchObject({ name: "Grace Hopper", provider: "google" });
-    const firstMe = await request(app, "GET", "/me", {
-      headers: { authorization: `Bearer ${first.session}` },
-    });
+    const firstMe = await request(app, "GET", "/auth/session", withSession(first.session));
     expect((firstMe.body as { id: number }).id).toBe(user.id);
     expect((await request(app, "GET", "/me")).status).toBe(401);
     const forged = `${again.session?.slice(0, -2)}xx`;
-    expect(
-      (await request(app, "GET", "/me", { headers: { authorization: `Bearer ${forged}` } })).status,
-    ).toBe(401);
+    expect((await request(app, "GET", "/me", withSession(forged))).status).toBe(401);
   });
 
   it("Cancel at the provider lands on / with an error, signed out", async () => {
@@ -273,7 +274,7 @@ describe("examples/social-login", () => {
     }
   });
 
-  it("a forged callback is refused with 401 Invalid state; sign-out clears the session", async () => {
+  it("a forged callback is refused with 401 Invalid state; the sign-out form clears the session", async () => {
     const answer = await request(app, "GET", "/auth/github/callback?code=abc&state=forged");
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({
@@ -281,8 +282,17 @@ describe("examples/social-login", () => {
       message: "Invalid state",
       error: "invalid_state",
     });
-    const out = await request(app, "POST", "/logout");
+    const { session } = await login("google");
+    // The page's form, posted by a browser from the page's origin (the redirect URIs').
+    const out = await request(app, "POST", "/auth/logout", {
+      headers: { cookie: `${SESSION_COOKIE}=${session}`, origin: "http://localhost:3000" },
+    });
     expect(out.status).toBe(303);
+    expect(out.headers.get("location")).toBe("/");
     expect(out.headers.getSetCookie()[0]).toMatch(new RegExp(`^${SESSION_COOKIE}=;.*Max-Age=0`));
+    const crossSite = await request(app, "POST", "/auth/logout", {
+      headers: { cookie: `${SESSION_COOKIE}=${session}`, origin: "https://evil.example" },
+    });
+    expect(crossSite.status).toBe(403);
   });
 });

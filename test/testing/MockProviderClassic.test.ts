@@ -1,6 +1,6 @@
 // The classic face of MockProvider (the README's example): examples/social-login compiled by
 // Test.createTestingModule with its OAuth providers swapped for mocks, then signed in over
-// real HTTP and its protected /me route opened with the app token.
+// real HTTP and its protected /me route opened with the session cookie.
 import { Schema } from "effect";
 import type { StrataApp } from "strata";
 import { OAuthProviderSource } from "strata/oauth";
@@ -21,7 +21,7 @@ const AppModule = createAppModule({
       redirectUri: "http://localhost/auth/google/callback",
     },
   },
-  tokenSecret: "test-token-secret",
+  sessionSecret: "test-session-secret-0123456789-abcdefghij",
   sealingKey: "test-sealing-key-0123456789-abcdefghijkl",
 });
 
@@ -62,21 +62,21 @@ const login = async (provider: string) => {
 };
 
 describe("MockProvider on the classic face (Test.createTestingModule)", () => {
-  it("signs in through the app's own handler, whose token opens /me", async () => {
+  it("signs in through the app's own handler, whose user the session cookie opens /me with", async () => {
     const { location, done } = await login("github");
     // The real GitHub URL, with the app's configured client id and redirect URI.
     expect(`${location.origin}${location.pathname}`).toBe(
       "https://github.com/login/oauth/authorize",
     );
     expect(location.searchParams.get("client_id")).toBe("app-github-id");
-    // The app's handler: a session cookie holding its token, and a 303 home.
-    expect(done.status).toBe(303);
+    // The app's handler found the user; the routes signed it in (a session cookie) and went home.
+    expect(done.status).toBe(302);
     expect(done.headers.get("location")).toBe("/");
-    const session = /strata_demo_session=([^;]+)/.exec(done.headers.get("set-cookie") ?? "");
-    const token = session?.[1] ?? "";
-    expect(token).not.toBe("");
+    const session = /strata_session=([^;]+)/.exec(done.headers.get("set-cookie") ?? "");
+    const value = session?.[1] ?? "";
+    expect(value).not.toBe("");
 
-    const me = await request(app, "GET", "/me", { headers: { authorization: `Bearer ${token}` } });
+    const me = await request(app, "GET", "/me", { headers: { cookie: `strata_session=${value}` } });
     expect(me.status).toBe(200);
     expect(me.json(Me)).toMatchObject({ name: "Octocat", provider: "github" });
     expect((await request(app, "GET", "/me")).status).toBe(401);
@@ -90,6 +90,6 @@ describe("MockProvider on the classic face (Test.createTestingModule)", () => {
       message: "Authorization code rejected",
       error: "code_rejected",
     });
-    expect(done.headers.get("set-cookie")).not.toContain("strata_demo_session");
+    expect(done.headers.get("set-cookie")).not.toContain("strata_session");
   });
 });
