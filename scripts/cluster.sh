@@ -79,7 +79,7 @@ stop_pid() {
   local name=$1 signal=${2:-TERM}
   alive "$name" || { rm -f "$STATE/$name.pid"; return 0; }
   local pid
-  pid=$(cat "$STATE/$name.pid")
+  pid=$(cat "$STATE/$name.pid" 2>/dev/null) || return 0
   kill -"$signal" "$pid" 2>/dev/null || true
   for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
