@@ -1,33 +1,33 @@
 // Social login, Effect face: the same app as examples/social-login, composed from Layers:
-// the OAuth pipeline, a transaction store, the built-in routes with a success handler that
-// uses the app's own services, and a `/me` route.
-import { createHmac, timingSafeEqual } from "node:crypto";
+// the OAuth pipeline, a transaction store, the built-in routes signing the app's user in with
+// a session (the user found or created by the app's own service), and a `/me` route.
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
-import * as Redacted from "effect/Redacted";
-import { UnauthorizedError } from "strata";
+import type * as Redacted from "effect/Redacted";
+import * as Schema from "effect/Schema";
+import { jsonResponse } from "strata";
 import {
   OAuth,
   type OAuthConfig,
   OAuthRoutes,
   type OAuthSession,
-  type OAuthSuccessHandler,
   TransactionSealer,
   TransactionStore,
 } from "strata/oauth";
+import { CookieSessionStore, Session } from "strata/session";
 
-/** A user of the app, linked to one provider account. */
-export interface AppUser {
-  readonly id: number;
-  readonly account: string;
-  readonly email?: string;
-  readonly name: string;
-}
+/** A user of the app, linked to one provider account: the session's data. */
+export const AppUser = Schema.Struct({
+  id: Schema.Number,
+  account: Schema.String,
+  email: Schema.optional(Schema.String),
+  name: Schema.String,
+});
+/** A user of the app. */
+export type AppUser = typeof AppUser.Type;
 
 /** The app's users (in memory here). */
 export class Users extends Context.Tag("examples/effect-social-login/Users")<
@@ -60,59 +60,27 @@ export class Users extends Context.Tag("examples/effect-social-login/Users")<
   });
 }
 
-/** The app's own tokens (HMAC-SHA256 over the user id and an expiry). */
-export class AppTokens extends Context.Tag("examples/effect-social-login/AppTokens")<
-  AppTokens,
-  {
-    readonly issue: (user: AppUser) => string;
-    readonly verify: (token: string) => Option.Option<number>;
-  }
->() {
-  static readonly layer = (secret: Redacted.Redacted<string>) =>
-    Layer.succeed(AppTokens, {
-      issue: (user) => {
-        const body = `${user.id}.${Math.floor(Date.now() / 1000) + 3600}`;
-        return `${body}.${createHmac("sha256", Redacted.value(secret)).update(body).digest("base64url")}`;
-      },
-      verify: (token) => {
-        const [id, exp, signature] = token.split(".");
-        if (id === undefined || exp === undefined || signature === undefined) return Option.none();
-        const expected = Buffer.from(
-          createHmac("sha256", Redacted.value(secret)).update(`${id}.${exp}`).digest("base64url"),
-        );
-        const actual = Buffer.from(signature);
-        return expected.length === actual.length &&
-          timingSafeEqual(expected, actual) &&
-          Number(exp) > Date.now() / 1000
-          ? Option.some(Number(id))
-          : Option.none();
-      },
-    });
-}
+/** The app's session: its user, sealed in the cookie. */
+export const AppSession = Session.make(AppUser);
 
-/** After a successful login: find or create the user, answer with an app token. */
-export const issueAppToken: OAuthSuccessHandler<Users | AppTokens> = (session) =>
-  Effect.gen(function* () {
-    const { user, isNew } = yield* (yield* Users).upsert(session);
-    const token = (yield* AppTokens).issue(user);
-    return { token, user, isNewUser: isNew };
-  });
+/** Signs in the app's user of a provider account (created on the first sign-in). */
+const appUserOf = (session: OAuthSession) =>
+  Effect.flatMap(Users, (users) => Effect.map(users.upsert(session), ({ user }) => user));
+
+/** The built-in routes' options: sign the app's user in with a session. */
+export const appRoutesOptions = { session: { from: appUserOf } };
 
 const Me = HttpLayerRouter.add(
   "GET",
   "/me",
-  Effect.gen(function* () {
-    const request = yield* HttpServerRequest.HttpServerRequest;
-    const token = (request.headers.authorization ?? "").replace(/^Bearer /, "");
-    const id = (yield* AppTokens).verify(token);
-    const user = Option.isNone(id) ? Option.none() : yield* (yield* Users).find(id.value);
-    if (Option.isNone(user)) return yield* new UnauthorizedError();
-    return HttpServerResponse.unsafeJson(user.value);
-  }),
+  Effect.map(AppSession.require, (user) => jsonResponse(user)),
 );
 
-/** Every route of the app: `/auth/:provider`, `/auth/:provider/callback` and `/me`. */
-export const AppRoutes = Layer.mergeAll(OAuthRoutes.layer({ onSuccess: issueAppToken }), Me);
+/**
+ * Every route of the app: `/auth/:provider` and its callback (which signs the user in with a
+ * session and redirects home), `GET /auth/session`, `POST /auth/logout` and `/me`.
+ */
+export const AppRoutes = Layer.mergeAll(OAuthRoutes.layer(appRoutesOptions), Me);
 
 /** The OAuth services the routes use: the pipeline and a sealed-cookie transaction store. */
 export const OAuthLive = (config: OAuthConfig, sealingKey?: Redacted.Redacted<string>) =>
@@ -121,6 +89,9 @@ export const OAuthLive = (config: OAuthConfig, sealingKey?: Redacted.Redacted<st
     TransactionStore.layerCookie.pipe(Layer.provide(TransactionSealer.layer(sealingKey))),
   );
 
-/** The app's own services. */
-export const AppServices = (tokenSecret: Redacted.Redacted<string>) =>
-  Layer.merge(Users.layer, AppTokens.layer(tokenSecret));
+/** The app's own services: its users and its sessions (sealed in the cookie with `secret`). */
+export const AppServices = (secret: Redacted.Redacted<string>) =>
+  Layer.merge(
+    Users.layer,
+    AppSession.layer().pipe(Layer.provide(CookieSessionStore.layer({ secret }))),
+  );

@@ -14,20 +14,20 @@ import { AppRoutes, AppServices, OAuthLive } from "./app.js";
 const port = Number(process.env.PORT ?? 3000);
 
 // Configuration from the environment: <PROVIDER>_CLIENT_ID / _CLIENT_SECRET, OAUTH_REDIRECT_URI
-// (e.g. http://localhost:3000/auth/{provider}/callback), OAUTH_SEALING_KEY, APP_TOKEN_SECRET.
+// (e.g. http://localhost:3000/auth/{provider}/callback), OAUTH_SEALING_KEY, SESSION_SECRET.
 const Services = Layer.unwrapEffect(
   Effect.gen(function* () {
     const oauth = yield* oauthConfigFromEnv;
     const sealingKey = yield* Config.option(Config.redacted("OAUTH_SEALING_KEY"));
-    const tokenSecret = yield* Config.redacted("APP_TOKEN_SECRET").pipe(
-      Config.withDefault(Redacted.make(randomBytes(32).toString("hex"))),
+    const sessionSecret = yield* Config.redacted("SESSION_SECRET").pipe(
+      Config.withDefault(Redacted.make(randomBytes(32).toString("base64url"))),
     );
     yield* Effect.log(
       `Providers: ${Object.keys(oauth.providers).join(", ") || "none (set e.g. GITHUB_CLIENT_ID)"}`,
     );
     return Layer.merge(
       OAuthLive(oauth, Option.getOrUndefined(sealingKey)),
-      AppServices(tokenSecret),
+      AppServices(sessionSecret),
     );
   }),
 );

@@ -23,28 +23,33 @@ const App = serveTest(AppRoutes).pipe(
         { providers: { github: credentials("github"), twitter: credentials("twitter") } },
         Redacted.make("example-sealing-key-0123456789-abcdefghijkl"),
       ),
-      AppServices(Redacted.make("app-token-secret")),
+      AppServices(Redacted.make("example-session-secret-0123456789-abcdefgh")),
     ),
   ),
   Layer.provide(FetchHttpClient.layer),
 );
 
-const get = (path: string, headers: Record<string, string> = {}) =>
+const send = (request: HttpClientRequest.HttpClientRequest, headers: Record<string, string> = {}) =>
   Effect.gen(function* () {
     const response = yield* HttpClient.execute(
-      HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)),
+      request.pipe(HttpClientRequest.setHeaders(headers)),
     ).pipe(Effect.provideService(FetchHttpClient.RequestInit, { redirect: "manual" }));
     const text = yield* response.text;
+    const cookies = rawSetCookies(response).map((header) => header.split(";")[0] ?? "");
     return {
       status: response.status,
       location: response.headers.location,
-      cookie: (rawSetCookies(response)[0] ?? "").split(";")[0],
+      cookie: cookies[0] ?? "",
+      session: cookies.find((cookie) => cookie.startsWith("strata_session=")),
       body: text === "" ? undefined : (JSON.parse(text) as unknown),
     };
   }).pipe(Effect.orDie);
 
+const get = (path: string, headers: Record<string, string> = {}) =>
+  send(HttpClientRequest.get(path), headers);
+
 layer(App, { excludeTestServices: true })("examples/effect-social-login", (it) => {
-  it.effect("a twitter login answers { token, user, isNewUser }; the token opens /me", () =>
+  it.effect("a twitter login signs the app's user in: reload, still signed in; sign out", () =>
     Effect.gen(function* () {
       const started = yield* get("/auth/twitter");
       expect(started.status).toBe(302);
@@ -53,22 +58,28 @@ layer(App, { excludeTestServices: true })("examples/effect-social-login", (it) =
       const done = yield* get(`/auth/twitter/callback?code=c&state=${state}`, {
         cookie: started.cookie,
       });
-      expect(done.status).toBe(200);
-      const body = done.body as {
-        token: string;
-        user: { id: number; name: string };
-        isNewUser: boolean;
-      };
-      expect(body.isNewUser).toBe(true);
-      expect(body.user).toEqual({ id: 1, account: "twitter:2244994945", name: "Developers" });
-      const me = yield* get("/me", { authorization: `Bearer ${body.token}` });
-      expect(me).toMatchObject({ status: 200, body: body.user });
-      const anonymous = yield* get("/me");
-      expect(anonymous.status).toBe(401);
+      // Signed in with a session, sent home; no token in the body.
+      expect(done.status).toBe(302);
+      expect(done.location).toBe("/");
+      expect(done.body).toBeUndefined();
+      const session = done.session ?? "";
+      expect(session).toMatch(/^strata_session=.+/);
+      const user = { id: 1, account: "twitter:2244994945", name: "Developers" };
+      for (let reload = 0; reload < 2; reload++) {
+        expect(yield* get("/me", { cookie: session })).toMatchObject({ status: 200, body: user });
+      }
+      expect(yield* get("/auth/session", { cookie: session })).toMatchObject({ body: user });
+      expect((yield* get("/me")).status).toBe(401);
+      const out = yield* send(HttpClientRequest.post("/auth/logout"), {
+        cookie: session,
+        origin: "http://127.0.0.1", // the redirect URIs' origin
+      });
+      expect(out.status).toBe(204);
+      expect(out.cookie).toBe("strata_session=");
     }),
   );
 
-  it.effect("prototype names and malformed cookies or tokens are 4xx, never 500", () =>
+  it.effect("prototype names and malformed cookies are 4xx, never 500", () =>
     Effect.gen(function* () {
       for (const name of ["constructor", "__proto__", "toString"]) {
         expect(yield* get(`/auth/${name}`)).toMatchObject({ status: 404, cookie: "" });
@@ -80,9 +91,10 @@ layer(App, { excludeTestServices: true })("examples/effect-social-login", (it) =
         expect(answer).toMatchObject({ status: 401, body: { error: "invalid_state" } });
         expect(answer.cookie).toBe("strata_oauth=");
       }
-      for (const token of ["%", "a.b.c", "__proto__", "1.99999999999.x"]) {
-        const me = yield* get("/me", { authorization: `Bearer ${token}` });
+      for (const value of ["%", "a.b.c", "__proto__", "1.99999999999.x"]) {
+        const me = yield* get("/me", { cookie: `strata_session=${value}` });
         expect(me.status).toBe(401);
+        expect(me.cookie).toBe("strata_session=");
       }
     }),
   );

@@ -11,7 +11,7 @@ import { AppModule as ApiModule } from "../../examples/classic-api/app.js";
 import { AppModule as HelloModule } from "../../examples/classic-hello/app.js";
 import { createAppModule as customFlow } from "../../examples/custom-flow/app.js";
 import { BooksApi } from "../../examples/effect-httpapi/app.js";
-import { issueAppToken, OAuthLive } from "../../examples/effect-social-login/app.js";
+import { appRoutesOptions, OAuthLive } from "../../examples/effect-social-login/app.js";
 import { OpenApiDocs, VersioningType } from "../../src/index.js";
 import { OAuthRoutes } from "../../src/oauth/index.js";
 import { appsClosedAfterEach, expectValidOpenApi, fetchDocument } from "./support.js";
@@ -61,7 +61,7 @@ describe("the examples' documents", () => {
   it("effect-social-login: the OAuth routes, described by OAuthRoutes.api", async () => {
     const document = await Effect.runPromise(
       OpenApiDocs.document({
-        apis: [OAuthRoutes.api({ onSuccess: issueAppToken })],
+        apis: [OAuthRoutes.api(appRoutesOptions)],
       }).pipe(
         Effect.provide(
           Layer.orDie(

@@ -1,10 +1,10 @@
 // test/testing/MockProvider.test.ts: the app of examples/effect-social-login signed in
-// through a mocked google, then its protected route opened with the app's token.
+// through a mocked google, its protected route opened with the session, then signed out.
 import * as Cookies from "@effect/platform/Cookies";
 import * as HttpClient from "@effect/platform/HttpClient";
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse";
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest";
 import { expect, layer } from "@effect/vitest";
-import { Effect, Layer, Redacted, Schema } from "effect";
+import { Effect, Layer, Redacted } from "effect";
 import { MockProvider, serveTest } from "strata/testing";
 import { AppRoutes, AppServices } from "../../examples/effect-social-login/app.js";
 
@@ -16,18 +16,11 @@ const App = serveTest(AppRoutes).pipe(
       profile: { id: "g-42", email: "ada@example.com", emailVerified: true, name: "Ada" },
     }),
   ),
-  Layer.provide(AppServices(Redacted.make("test-token-secret"))),
+  Layer.provide(AppServices(Redacted.make("test-session-secret-0123456789-abcdef"))),
 );
 
-// What the app's login answers (its success handler's value).
-const Login = Schema.Struct({
-  token: Schema.String,
-  isNewUser: Schema.Boolean,
-  user: Schema.Struct({ id: Schema.Number, name: Schema.String }),
-});
-
 layer(App)("login with a mocked google", (it) => {
-  it.effect("signs in, then opens a protected route with the app token", () =>
+  it.effect("signs in, opens a protected route with the session, signs out", () =>
     Effect.gen(function* () {
       // GET /auth/google: a 302 to Google carrying the state; the transaction in a cookie.
       const start = yield* HttpClient.get("/auth/google");
@@ -35,22 +28,29 @@ layer(App)("login with a mocked google", (it) => {
       const google = new URL(start.headers.location ?? "");
       expect(google.origin).toBe("https://accounts.google.com");
       const state = google.searchParams.get("state");
-      const cookie = Cookies.toCookieHeader(start.cookies);
 
-      // Google sends the browser back with the state and a code.
+      // Google sends the browser back with the state and a code: signed in, sent home.
       const done = yield* HttpClient.get(`/auth/google/callback?state=${state}&code=any`, {
-        headers: { cookie },
+        headers: { cookie: Cookies.toCookieHeader(start.cookies) },
       });
-      expect(done.status).toBe(200);
-      const login = yield* HttpClientResponse.schemaBodyJson(Login)(done);
-      expect(login).toMatchObject({ isNewUser: true, user: { name: "Ada" } });
+      expect(done.status).toBe(302);
+      expect(done.headers.location).toBe("/");
+      const session = Cookies.toCookieHeader(done.cookies); // the session cookie (HttpOnly)
 
-      // The protected route: the app token opens it, nothing else does.
-      const me = yield* HttpClient.get("/me", {
-        headers: { authorization: `Bearer ${login.token}` },
-      });
+      // The protected route: the session opens it, nothing else does.
+      const me = yield* HttpClient.get("/me", { headers: { cookie: session } });
       expect(me.status).toBe(200);
+      expect(yield* me.json).toMatchObject({ name: "Ada", email: "ada@example.com" });
       expect((yield* HttpClient.get("/me")).status).toBe(401);
+
+      // Sign out (a POST from the app's own origin): the response clears the session cookie.
+      const out = yield* HttpClient.execute(
+        HttpClientRequest.post("/auth/logout", {
+          headers: { cookie: session, origin: "http://localhost" },
+        }),
+      );
+      expect(out.status).toBe(204);
+      expect(Cookies.toCookieHeader(out.cookies)).toBe("strata_session=");
     }),
   );
 });
