@@ -48,7 +48,11 @@ wait_ok() {
   done
 }
 
-secret() { [[ -f $STATE/$1 ]] || node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64url"))' >"$STATE/$1"; cat "$STATE/$1"; }
+# A random secret kept in the state dir for the cluster's life (made once, by `up`).
+secret() {
+  [[ -s $STATE/$1 ]] || head -c 32 /dev/urandom | base64 | tr -d '/+=\n' >"$STATE/$1"
+  cat "$STATE/$1"
+}
 
 # The environment every instance gets: same secrets, same Redis, same identity provider.
 instance_env() {
@@ -160,6 +164,7 @@ up() {
   for port in "$NGINX_PORT" "$IDP_PORT" "$REDIS_PORT" $(for n in $(seq "$INSTANCES"); do echo $((BASE + n)); done); do
     port_free "$port" || alive nginx || { log "port $port is taken"; exit 1; }
   done
+  for name in sealing-key session-secret idp-secret; do secret "$name" >/dev/null; done
   start_redis
   if ! alive idp; then
     # shellcheck disable=SC2046
