@@ -104,6 +104,11 @@ export { StartupError } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
 export type { RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
+export type {
+  BeforeApplicationShutdown,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from "./lifecycle/ApplicationHooks.js";
 export type { HealthOptions } from "./lifecycle/Health.js";
 export * as Health from "./lifecycle/Health.js";
 export {

@@ -10,12 +10,18 @@ import { Injector, makeInjector } from "../di/Injector.js";
 import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
 import { providerToken } from "../di/Provider.js";
 import { StartupError } from "../di/StartupError.js";
+import {
+  applicationHookTargets,
+  runApplicationBootstrap,
+  runApplicationShutdown,
+} from "../lifecycle/ApplicationHooks.js";
 import * as Health from "../lifecycle/Health.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
 import { refuseModuleConfigure } from "../nest/ModuleConfigure.js";
+import { moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
 import { appRoutes, type CompiledRoute } from "./AppRoutes.js";
 import { AppServing, type AppServingOptions, around } from "./AppServing.js";
@@ -116,12 +122,15 @@ const compile = (
 export interface AppProviders {
   readonly graph: ModuleGraph;
   readonly injector: Injector;
+  /** The module instances NestJS would call (`configure`, application hooks), imports first. */
+  readonly modules: ReadonlyArray<unknown>;
 }
 
 /**
  * The first half of {@link prepareApp}: compiles the module graph and builds every singleton
  * (`onModuleInit` in dependency order). When the scope closes, the shutdown handlers run, then
- * every `onModuleDestroy` in reverse dependency order.
+ * every `onModuleDestroy` in reverse dependency order, then every `beforeApplicationShutdown`,
+ * then every `onApplicationShutdown`.
  */
 export const prepareProviders = (
   root: RootModule,
@@ -131,21 +140,29 @@ export const prepareProviders = (
   Effect.gen(function* () {
     parts.shutdownManager.setShuttingDown(false);
     const graph = yield* compile(root, options, parts);
+    // Released last, after every onModuleDestroy (registered later).
+    let targets: ReadonlyArray<unknown> = [];
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => runApplicationShutdown(targets, parts.signal())),
+    );
     const injector = yield* makeInjector(graph);
+    const modules = yield* moduleInstances(root, injector);
+    targets = applicationHookTargets(graph, injector, modules);
     // Released after the server has drained and the middleware (added later), before
     // onModuleDestroy (added earlier).
     yield* Effect.addFinalizer(() =>
       Effect.suspend(() => parts.shutdownManager.run(parts.signal(), options.shutdown?.timeout)),
     );
-    return { graph, injector };
+    return { graph, injector, modules };
   });
 
 /**
  * The second half of {@link prepareApp}: compiles the routes of the controllers and of the
- * modules that contribute some, with the app's global enhancers as `options` says them.
+ * modules that contribute some, with the app's global enhancers as `options` says them, then runs
+ * every `onApplicationBootstrap`.
  */
 export const prepareRoutes = (
-  { graph, injector }: AppProviders,
+  { graph, injector, modules }: AppProviders,
   options: StrataAppOptions,
 ): Effect.Effect<PreparedApp, StartupError> =>
   Effect.gen(function* () {
@@ -156,6 +173,7 @@ export const prepareRoutes = (
     );
     const controllers = graph.controllers.map((node) => node.token as Function);
     const docs = yield* openApiRoutes(controllers, routes, options);
+    yield* runApplicationBootstrap(applicationHookTargets(graph, injector, modules));
     return { injector, routes: docs.length === 0 ? routes : [...routes, ...docs] };
   });
 
