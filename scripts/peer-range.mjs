@@ -6,10 +6,14 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-// Effect's packages only: the optional peers (rxjs, class-validator, ...) are plain libraries.
+// The required Effect peers only: the optional ones (rxjs, class-validator, the SQL clients, ...)
+// are loaded by the features that use them, and tested by their own suites.
+const manifest = JSON.parse(readFileSync("package.json", "utf8"));
+const optional = manifest.peerDependenciesMeta ?? {};
 const peers = Object.fromEntries(
-  Object.entries(JSON.parse(readFileSync("package.json", "utf8")).peerDependencies).filter(
-    ([name]) => name === "effect" || name.startsWith("@effect/"),
+  Object.entries(manifest.peerDependencies).filter(
+    ([name]) =>
+      (name === "effect" || name.startsWith("@effect/")) && optional[name]?.optional !== true,
   ),
 );
 const serverTests = [
