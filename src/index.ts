@@ -219,8 +219,20 @@ export {
   MaxFileSizeValidator,
   type MaxFileSizeValidatorOptions,
 } from "./nest/MaxFileSizeValidator.js";
+export type {
+  MiddlewareConfigProxy,
+  MiddlewareConsumer,
+  NestMiddlewareLike,
+  RouteInfo as MiddlewareRouteInfo,
+} from "./nest/MiddlewareConsumer.js";
 export { NestFactory } from "./nest/NestFactory.js";
 export type { NestInterceptor } from "./nest/NestInterceptor.js";
+export type {
+  NestMiddleware,
+  NestMiddlewareFunction,
+  NestMiddlewareRequest,
+  NestMiddlewareResponse,
+} from "./nest/NestMiddleware.js";
 export { Optional } from "./nest/Optional.js";
 export { type ParseFileOptions, ParseFilePipe } from "./nest/ParseFilePipe.js";
 export { ParseFilePipeBuilder } from "./nest/ParseFilePipeBuilder.js";
@@ -229,6 +241,7 @@ export {
   type ReflectableDecorator,
   Reflector,
 } from "./nest/Reflector.js";
+export { RequestMethod } from "./nest/RequestMethod.js";
 export {
   CLASS_SERIALIZER_OPTIONS,
   type ClassSerializerContextOptions,

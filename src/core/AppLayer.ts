@@ -20,7 +20,7 @@ import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
-import { refuseModuleConfigure } from "../nest/ModuleConfigure.js";
+import { configureModules } from "../nest/MiddlewareConsumer.js";
 import { moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
 import { appRoutes, type CompiledRoute } from "./AppRoutes.js";
@@ -100,7 +100,6 @@ const compile = (
   Effect.try({
     // The app's managers are what `OperationsModule` provides; the user's overrides win.
     try: () => {
-      refuseModuleConfigure(root);
       return compileModuleGraph(
         root,
         new Map(
@@ -148,6 +147,9 @@ export const prepareProviders = (
     const injector = yield* makeInjector(graph);
     const modules = yield* moduleInstances(root, injector);
     targets = applicationHookTargets(graph, injector, modules);
+    // NestJS's `configure(consumer)`: its middleware joins the app's, after what is there.
+    const configured = yield* configureModules(modules, injector);
+    if (configured !== undefined) parts.middlewareManager.use(configured);
     // Released after the server has drained and the middleware (added later), before
     // onModuleDestroy (added earlier).
     yield* Effect.addFinalizer(() =>
@@ -268,17 +270,20 @@ const contextOf = (injector: Injector, serving: AppServingOptions) =>
   Context.add(Context.make(Injector, injector), AppServing, serving);
 
 /**
- * {@link mountApp} as a Layer, for an app already prepared (`StrataApp.listen` after `init`).
+ * {@link mountApp}, giving what the app Layer provides: its Injector, and the
+ * {@link AppServing} the server reads (`StrataApp.listen` runs it after `init`).
  */
-export const mountLayer = (
+export const mountContext = (
   prepared: PreparedApp,
   options: StrataAppOptions,
   parts: AppParts,
-): Layer.Layer<Injector | AppServing, StartupError, HttpLayerRouter.HttpRouter> =>
-  Layer.scopedContext(
-    Effect.map(mountApp(prepared, options, parts), (serving) =>
-      contextOf(prepared.injector, serving),
-    ),
+): Effect.Effect<
+  Context.Context<Injector | AppServing>,
+  StartupError,
+  Scope.Scope | HttpLayerRouter.HttpRouter
+> =>
+  Effect.map(mountApp(prepared, options, parts), (serving) =>
+    contextOf(prepared.injector, serving),
   );
 
 /**
@@ -307,6 +312,6 @@ export const appLayer = (
         signal: () => undefined,
       };
       const prepared = yield* prepareApp(root, options, parts);
-      return contextOf(prepared.injector, yield* mountApp(prepared, options, parts));
+      return yield* mountContext(prepared, options, parts);
     }),
   );

@@ -1,0 +1,225 @@
+import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
+import { fromUserCode } from "../core/UserCode.js";
+import { type ControllerMetadata } from "../decorators/Controller.js";
+import { MetadataKey, readMetadata } from "../decorators/metadata.js";
+import type { Injector } from "../di/Injector.js";
+import { StartupError } from "../di/StartupError.js";
+import type { Type } from "../di/Token.js";
+import { EffectMiddleware } from "../middleware/EffectMiddleware.js";
+import * as Middleware from "../middleware/Middleware.js";
+import { requestPath } from "../middleware/RequestInfo.js";
+import { fromStrataMiddleware } from "../middleware/StrataMiddleware.js";
+import { enhancerResolver } from "../pipeline/internal/enhancers.js";
+import {
+  fromNestMiddleware,
+  type NestMiddleware,
+  type NestMiddlewareFunction,
+} from "./NestMiddleware.js";
+import { methodName, type RequestMethod } from "./RequestMethod.js";
+
+/** A route of `forRoutes`/`exclude`: a path (`"cats"`, `"cats/(.*)"`, `"cats/:id"`) and a method. */
+export interface RouteInfo {
+  readonly path: string;
+  readonly method: RequestMethod;
+}
+
+/** What `apply(...)` takes: a `NestMiddleware` class or a functional middleware. */
+export type NestMiddlewareLike = Type<NestMiddleware> | NestMiddlewareFunction;
+
+/** A compiled route pattern. */
+interface Matcher {
+  readonly path: RegExp;
+  readonly method: string | undefined;
+}
+
+/** `cats/:id/(.*)` as a regex; with `prefix`, paths under it match too (Express's `app.use`). */
+const pattern = (path: string, prefix: boolean): RegExp => {
+  const trimmed = path.replace(/^\/+|\/+$/g, "");
+  const body = trimmed
+    .split("/")
+    .map((segment) =>
+      segment
+        .replace(/[.+?^${}|[\]\\]/g, "\\$&")
+        .replace(/\\?\(\.\*\)|\*/g, ".*")
+        .replace(/:[A-Za-z0-9_]+/g, "[^/]+"),
+    )
+    .join("/");
+  return new RegExp(`^/${body}${prefix ? "(?:/.*)?" : ""}/?$`, "i");
+};
+
+const matcher = (route: string | RouteInfo | Function, prefix: boolean): Matcher => {
+  if (typeof route === "string") return { path: pattern(route, prefix), method: undefined };
+  if (typeof route === "function") {
+    const controller = readMetadata<ControllerMetadata>(MetadataKey.controller, route);
+    if (controller === undefined) {
+      throw new StartupError({
+        message: `forRoutes(${route.name}): ${route.name} is neither a path nor a @Controller() class`,
+      });
+    }
+    return { path: pattern(controller.path, true), method: undefined };
+  }
+  return { path: pattern(route.path, prefix), method: methodName(route.method) };
+};
+
+const matches = (list: ReadonlyArray<Matcher>, method: string, path: string): boolean =>
+  list.some((m) => (m.method === undefined || m.method === method) && m.path.test(path));
+
+/** One `apply(...).exclude(...).forRoutes(...)`. */
+interface Binding {
+  readonly middleware: ReadonlyArray<NestMiddlewareLike>;
+  readonly routes: ReadonlyArray<Matcher>;
+  readonly excluded: ReadonlyArray<Matcher>;
+}
+
+/**
+ * NestJS's `MiddlewareConsumer`, given to a module's `configure(consumer)` at startup:
+ * `consumer.apply(LoggerMiddleware, cors()).exclude({ path: "cats", method: RequestMethod.POST })
+ * .forRoutes(CatsController)`. A string path also covers the paths under it; a controller covers
+ * its `@Controller()` path and everything under it; `exclude` patterns match whole paths.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export interface MiddlewareConsumer {
+  apply(...middleware: ReadonlyArray<NestMiddlewareLike>): MiddlewareConfigProxy;
+}
+
+/** What `consumer.apply(...)` returns. @since 0.1.0 @category middleware */
+export interface MiddlewareConfigProxy {
+  /** Routes the middleware skips (whole-path patterns, `(.*)` or `*` for any rest). */
+  exclude(...routes: ReadonlyArray<string | RouteInfo>): MiddlewareConfigProxy;
+  /** Routes the middleware runs for: paths, `{ path, method }`, controller classes. */
+  forRoutes(...routes: ReadonlyArray<string | RouteInfo | Function>): MiddlewareConsumer;
+}
+
+/** A {@link MiddlewareConsumer} that records what modules apply, built later by {@link build}. */
+export class RecordingMiddlewareConsumer implements MiddlewareConsumer {
+  private readonly bindings: Array<Binding> = [];
+
+  apply(...middleware: ReadonlyArray<NestMiddlewareLike>): MiddlewareConfigProxy {
+    let excluded: ReadonlyArray<Matcher> = [];
+    const proxy: MiddlewareConfigProxy = {
+      exclude: (...routes) => {
+        excluded = [...excluded, ...routes.map((route) => matcher(route, false))];
+        return proxy;
+      },
+      forRoutes: (...routes) => {
+        this.bindings.push({
+          middleware,
+          routes: routes.map((route) => matcher(route, true)),
+          excluded,
+        });
+        return this;
+      },
+    };
+    return proxy;
+  }
+
+  /** Whether anything was applied. */
+  get isEmpty(): boolean {
+    return this.bindings.length === 0;
+  }
+
+  /**
+   * The recorded middleware as one `HttpMiddleware` (classes created through dependency
+   * injection), each running only for its routes; decided per request by method and path.
+   */
+  build(
+    injector: Injector,
+  ): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError, Scope.Scope> {
+    const resolve = enhancerResolver(injector);
+    const one = (mw: NestMiddlewareLike, where: string) => {
+      if (typeof (mw.prototype as Partial<NestMiddleware> | undefined)?.use !== "function") {
+        return Effect.succeed(
+          fromStrataMiddleware(fromNestMiddleware(mw as NestMiddlewareFunction)),
+        );
+      }
+      return Effect.flatMap(
+        Effect.mapError(resolve<unknown>(mw, where), (cause) =>
+          cause instanceof StartupError
+            ? cause
+            : new StartupError({ message: `Cannot create ${where}`, cause }),
+        ),
+        (ref) => {
+          if (ref._tag !== "Instance") {
+            return new StartupError({
+              message: `${where} cannot be request-scoped: middleware is created once per app`,
+            });
+          }
+          const instance = ref.instance as NestMiddleware;
+          return Effect.succeed(fromStrataMiddleware(fromNestMiddleware(instance.use, instance)));
+        },
+      );
+    };
+    return Effect.forEach(this.bindings, ({ middleware, routes, excluded }) =>
+      Effect.map(
+        Effect.forEach(middleware, (mw, index) =>
+          one(mw, `middleware ${mw.name === "" ? `#${index + 1}` : mw.name} of configure()`),
+        ),
+        (list): HttpMiddleware.HttpMiddleware => {
+          const composed = Middleware.compose(...list);
+          return Middleware.make((app) => {
+            const wrapped = composed(app);
+            return Middleware.withRequest((request) => {
+              const path = requestPath(request);
+              return matches(routes, request.method, path) &&
+                !matches(excluded, request.method, path)
+                ? wrapped
+                : app;
+            });
+          });
+        },
+      ),
+    ).pipe(Effect.map((list) => Middleware.compose(...list)));
+  }
+}
+
+/** The middleware modules applied, built when the app's middleware is (`app.use` order). */
+class ConfiguredMiddleware extends EffectMiddleware {
+  constructor(
+    private readonly consumer: RecordingMiddlewareConsumer,
+    private readonly injector: Injector,
+  ) {
+    super();
+  }
+  build(): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError, Scope.Scope> {
+    return this.consumer.build(this.injector);
+  }
+}
+
+/**
+ * Calls every module's `configure(consumer)` (imports first), once, at startup; the middleware
+ * they apply, as one app-wide middleware, or `undefined` when none applies any.
+ */
+export const configureModules = (
+  modules: ReadonlyArray<unknown>,
+  injector: Injector,
+): Effect.Effect<EffectMiddleware | undefined, StartupError> => {
+  const consumer = new RecordingMiddlewareConsumer();
+  return Effect.as(
+    Effect.forEach(
+      modules,
+      (module) => {
+        const configure = (module as { configure?: unknown }).configure;
+        if (typeof configure !== "function") return Effect.void;
+        const name = (module as object).constructor.name;
+        return Effect.mapError(
+          fromUserCode(() => configure.call(module, consumer)),
+          (cause) =>
+            cause instanceof StartupError
+              ? cause
+              : new StartupError({
+                  message: `${name}.configure(consumer) failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+                  cause,
+                }),
+        );
+      },
+      { discard: true },
+    ),
+    undefined,
+  ).pipe(
+    Effect.map(() => (consumer.isEmpty ? undefined : new ConfiguredMiddleware(consumer, injector))),
+  );
+};
