@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // One app and one browser at a time.
     fileParallelism: false,
+    // The test Redis (the demo's SESSION_STORE=redis run), as the unit tests start it.
+    globalSetup: ["test/support/globalSetup.ts"],
   },
 });

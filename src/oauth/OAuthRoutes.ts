@@ -87,7 +87,8 @@ export interface OAuthRoutesSession<R = never, E = unknown> {
   readonly from?: (session: OAuthSession, provider: ProviderName) => Effect.Effect<unknown, E, R>;
   /**
    * Origins a `POST /auth/logout` may come from besides the origins of the providers' redirect
-   * URIs (the app's own): a request whose `Origin` is another is refused (403).
+   * URIs (the app's own). Other requests are refused (403) when `Sec-Fetch-Site` says
+   * another site, or, without it, when they carry another `Origin`.
    */
   readonly origins?: ReadonlyArray<string>;
   /**
@@ -205,18 +206,22 @@ const originsOf = (origins: ReadonlyArray<string> | undefined) =>
   });
 
 /**
- * `true` when a logout comes from another site: its `Origin` is not one of the app's, or,
- * without `Origin`, `Sec-Fetch-Site` says another site. A request with neither is accepted:
- * browsers send `Origin` on every POST, so it comes from a client that holds the cookie itself.
+ * `true` when a logout comes from another site, checked as Go's `CrossOriginProtection` does:
+ * an `Origin` of the app's own is accepted; otherwise `Sec-Fetch-Site` (which a page cannot
+ * forge) decides, `same-origin` or `none` only; without it, an `Origin` (not the app's) is
+ * refused. A request with neither is accepted: browsers send one or both on every POST, so it
+ * comes from a client that holds the cookie itself. (A form on a `Referrer-Policy: no-referrer`
+ * page posts `Origin: null` with `Sec-Fetch-Site: same-origin`.)
  */
 const isCrossSite = (
   headers: Readonly<Record<string, string | undefined>>,
   appOrigins: ReadonlySet<string>,
 ) => {
   const origin = headers.origin;
-  if (origin !== undefined) return !appOrigins.has(origin);
+  if (origin !== undefined && appOrigins.has(origin)) return false;
   const site = headers["sec-fetch-site"];
-  return site !== undefined && site !== "same-origin" && site !== "none";
+  if (site !== undefined) return site !== "same-origin" && site !== "none";
+  return origin !== undefined;
 };
 
 /**

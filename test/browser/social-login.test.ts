@@ -1,9 +1,11 @@
 // A person signing in to the `npm start` demo with Chromium: "Sign in with GitHub", a test
-// user on the development identity provider's page, and back, signed in. Checks what the
-// browser kept: the page, its cookies, and every URL it navigated to.
+// user on the development identity provider's page, and back, signed in; a reload, still
+// signed in; "Sign out". Checks what the browser kept: the page, its cookies, and every URL it
+// navigated to. Then the demo on the Redis session store: a cookie copied before signing out
+// is refused after it (SECURITY.md 29).
 import { copyFile, mkdir } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, launchChromium, type StartedApp, startApp } from "./support.js";
 
 const ARTIFACTS = "test-artifacts/browser";
@@ -39,6 +41,23 @@ const recordNavigation = (page: Page) => {
 const cookieNames = async (context: BrowserContext) =>
   (await context.cookies()).map((cookie) => cookie.name);
 
+/** The session cookie's name on http. */
+const SESSION = "strata_session";
+
+/** From the home page of `url`: GitHub, Ada Lovelace at the development identity provider, back. */
+const signIn = async (page: Page, url: string) => {
+  await page.goto(url);
+  await page.getByRole("link", { name: /Sign in with GitHub/ }).click();
+  await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/github\/login\/oauth\/authorize\?/);
+  await page.getByRole("button", { name: /Continue as Ada Lovelace/ }).click();
+  await page.waitForURL(`${url}/`);
+  await expect(page.getByRole("heading", { name: "Signed in" }).isVisible()).resolves.toBe(true);
+};
+
+/** The signed-out home page: the sign-in buttons. */
+const expectSignedOut = async (page: Page) =>
+  expect(page.getByRole("link", { name: /Sign in with Google/ }).isVisible()).resolves.toBe(true);
+
 describe("the npm start demo in Chromium", () => {
   it("prints one start line with the URL, and says which providers are development ones", () => {
     const lines = app.output().trim().split("\n");
@@ -67,23 +86,24 @@ describe("the npm start demo in Chromium", () => {
     await page.getByRole("button", { name: /Continue as Ada Lovelace/ }).click();
     await page.waitForURL(`${app.url}/`);
 
-    // The page shows the user and the app token.
+    // The page shows the user, never the session.
     await expect(page.getByRole("heading", { name: "Signed in" }).isVisible()).resolves.toBe(true);
     expect(await page.locator("#user-name").textContent()).toBe("Ada Lovelace");
     const body = (await page.locator("main").textContent()) ?? "";
     expect(body).toContain("ada@example.com");
     expect(body).toContain("GitHub");
-    const appToken = await page.locator("#app-token").inputValue();
-    expect(appToken).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(
       await page.locator("img").evaluate((img: HTMLImageElement) => img.naturalWidth),
     ).toBeGreaterThan(0);
 
-    // The state (transaction) cookie is gone; the session cookie is HttpOnly.
+    // The state (transaction) cookie is gone; the session cookie is HttpOnly, Lax, not in the page.
     const cookies = await context.cookies();
     expect(cookies.map((cookie) => cookie.name)).not.toContain("strata_oauth");
-    const session = cookies.find((cookie) => cookie.name === "strata_demo_session");
-    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", value: appToken });
+    const session = cookies.find((cookie) => cookie.name === SESSION);
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+    const sessionValue = session?.value ?? "";
+    expect(sessionValue.length).toBeGreaterThan(20);
+    expect(await page.content()).not.toContain(sessionValue);
 
     // No token, code or verifier in any URL the browser kept in its history...
     expect(urls.committed).toEqual([
@@ -100,7 +120,7 @@ describe("the npm start demo in Chromium", () => {
     expect(await page.evaluate(() => window.history.length)).toBe(urls.committed.length + 1);
     // ...nor, apart from the authorization code on its one callback hop, in any URL it requested.
     const all = urls.requested.join("\n");
-    expect(all).not.toContain(appToken);
+    expect(all).not.toContain(sessionValue);
     expect(all).not.toMatch(/access_token|refresh_token|id_token|code_verifier|verifier=/);
     const withCode = urls.requested.filter((url) => /[?&]code=/.test(url));
     expect(new Set(withCode.map((url) => new URL(url).pathname))).toEqual(
@@ -114,12 +134,68 @@ describe("the npm start demo in Chromium", () => {
       await copyFile(`${ARTIFACTS}/signed-in.png`, "docs/demo.png");
     }
 
-    // Sign out: back to the sign-in buttons, the session cookie gone.
+    // Reload: still signed in, the same session.
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Signed in" }).isVisible()).resolves.toBe(true);
+    expect(await page.locator("#user-name").textContent()).toBe("Ada Lovelace");
+
+    // Sign out (the page's POST form): back to the sign-in buttons, the session cookie gone.
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(`${app.url}/`);
-    await expect(page.getByRole("link", { name: /Sign in with Google/ }).isVisible()).resolves.toBe(
-      true,
-    );
-    expect(await cookieNames(context)).not.toContain("strata_demo_session");
+    await expectSignedOut(page);
+    expect(await cookieNames(context)).not.toContain(SESSION);
+    await page.reload();
+    await expectSignedOut(page);
+    await page.close();
+  });
+});
+
+describe("the npm start demo on the Redis session store (SESSION_STORE=redis)", () => {
+  let redisApp: StartedApp;
+  let other: Awaited<ReturnType<typeof launchChromium>>;
+
+  beforeAll(async () => {
+    const redis = inject("redis");
+    if ("error" in redis) throw new Error(`No Redis for the browser test: ${redis.error}`);
+    redisApp = await startApp(await freePort(), {
+      SESSION_STORE: "redis",
+      REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+    });
+    other = await launchChromium();
+  });
+  afterAll(async () => {
+    await other?.close();
+    await redisApp?.stop();
+  });
+
+  it("check 29: a session cookie copied before signing out is refused after it", async () => {
+    const page = await other.context.newPage();
+    await signIn(page, redisApp.url);
+    const copied = (await other.context.cookies()).find((cookie) => cookie.name === SESSION);
+    expect(copied?.value).toMatch(/^[A-Za-z0-9_-]{43}$/); // only a random 256-bit id
+
+    // A second browser holding the copy is signed in too...
+    const thief = await launchChromium();
+    try {
+      await thief.context.addCookies([{ ...(copied as NonNullable<typeof copied>) }]);
+      const stolen = await thief.context.newPage();
+      await stolen.goto(redisApp.url);
+      await expect(stolen.getByRole("heading", { name: "Signed in" }).isVisible()).resolves.toBe(
+        true,
+      );
+
+      // ...until the user signs out: the session is deleted from Redis, the copy is refused.
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.waitForURL(`${redisApp.url}/`);
+      await expectSignedOut(page);
+      await stolen.reload();
+      await expectSignedOut(stolen);
+      const check = await fetch(`${redisApp.url}/auth/session`, {
+        headers: { cookie: `${SESSION}=${copied?.value}` },
+      });
+      expect(check.status).toBe(401);
+    } finally {
+      await thief.close();
+    }
   });
 });

@@ -30,14 +30,19 @@ export interface StartedApp {
 
 /**
  * Runs `npm start` on `port` with no provider configured (every provider then uses the
- * development identity provider) and waits for its start line.
+ * development identity provider), plus `extra` variables (`SESSION_STORE`, say), and waits for
+ * its start line.
  */
-export const startApp = async (port: number): Promise<StartedApp> => {
+export const startApp = async (
+  port: number,
+  extra: Readonly<Record<string, string>> = {},
+): Promise<StartedApp> => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   for (const name of Object.keys(env)) {
-    if (/_CLIENT_(ID|SECRET)$|^OAUTH_REDIRECT_URI$/.test(name)) delete env[name];
+    if (/_CLIENT_(ID|SECRET)$|^OAUTH_REDIRECT_URI$|^SESSION_/.test(name)) delete env[name];
   }
   delete env.NODE_ENV;
+  Object.assign(env, extra);
   const child: ChildProcess = spawn("npm", ["start", "--silent"], {
     env,
     detached: true, // its own process group, so npm and node stop together

@@ -252,7 +252,8 @@ for (const [name, store] of Object.entries(serverSideStores)) {
             { origin: "http://localhost:3000" }, // another port is another origin
             { origin: "http://localhost.evil.example" },
             { origin: `${APP_ORIGIN}, https://evil.example` },
-            { origin: "https://evil.example", "sec-fetch-site": "same-origin" },
+            { origin: "null", "sec-fetch-site": "cross-site" }, // a sandboxed frame
+            { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
             { "sec-fetch-site": "cross-site" },
             // A sibling subdomain is same-site, not same-origin.
             { "sec-fetch-site": "same-site" },
@@ -264,10 +265,14 @@ for (const [name, store] of Object.entries(serverSideStores)) {
             expect(answer.setCookies).toEqual([]);
             expect((yield* http(jar, "GET", "/auth/session")).status).toBe(200);
           }
-          // The app's origin, or a request that is not a browser page's (neither Origin nor
-          // Sec-Fetch-Site: a client holding the cookie itself), may log out.
+          // Same-origin by Sec-Fetch-Site, the app's origin, or a request that is not a browser
+          // page's (neither header: a client holding the cookie itself) may log out.
           const accepted = yield* logout(jar, { "sec-fetch-site": "same-origin" });
           expect(accepted.status).toBe(204);
+          // A form on a `Referrer-Policy: no-referrer` page: `Origin: null`, same-origin.
+          yield* signedIn(jar);
+          const form = yield* logout(jar, { origin: "null", "sec-fetch-site": "same-origin" });
+          expect(form.status).toBe(204);
           yield* signedIn(jar);
           expect((yield* logout(jar, {})).status).toBe(204);
           expect((yield* http(jar, "GET", "/auth/session")).status).toBe(401);
