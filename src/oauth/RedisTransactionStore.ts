@@ -45,12 +45,18 @@ const decode = Schema.decodeUnknownOption(TransactionJson);
 const storeError = (command: string) => (cause: unknown) =>
   new TransactionStoreError({ message: `Redis transaction store: ${command} failed`, cause });
 
+/** The operator's record of a failed command (the client gets a bare 503). */
+const logged = <A, R>(effect: Effect.Effect<A, TransactionStoreError, R>) =>
+  Effect.tapError(effect, (error) =>
+    Effect.logWarning(error.message).pipe(Effect.annotateLogs({ error: error._tag })),
+  );
+
 /**
  * The store, on a Redis client it opens when the layer is built (waiting up to
  * `connectTimeout`; an unreachable Redis is logged, not fatal, and retried in the background)
  * and closes with the layer's scope. `save` is `SET id json PX <remaining life> NX`, `take` is
  * `GETDEL id`, so a transaction is single-use across every instance and gone at its expiry.
- * While Redis is unreachable both fail with a `TransactionStoreError` (a 500 from the built-in
+ * While Redis is unreachable both fail with a `TransactionStoreError` (a 503 from the built-in
  * routes, with nothing about Redis in the body).
  *
  * @since 0.1.0
@@ -79,7 +85,7 @@ export const layer = (
           // NX refused: the id is taken (never, with 256 random bits, unless randomness is broken).
           if (reply !== "OK") return yield* storeError("SET NX")("the id is taken");
           return id;
-        }),
+        }, logged),
         take: Effect.fn("RedisTransactionStore.take")(function* (cookieValue) {
           // Anything that is not an id this store made is unknown, without asking Redis.
           if (!ID.test(cookieValue)) return Option.none();
@@ -88,7 +94,7 @@ export const layer = (
             catch: storeError("GETDEL"),
           });
           return value === null ? Option.none() : decode(value);
-        }),
+        }, logged),
       } satisfies TransactionStoreService);
     }),
   );

@@ -9,6 +9,8 @@
  *
  * @since 0.1.0
  */
+import * as Respondable from "@effect/platform/HttpServerRespondable";
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
@@ -22,15 +24,30 @@ import { randomToken } from "./SecureRandom.js";
 import { TransactionSealer } from "./TransactionSealer.js";
 
 /**
- * A store that cannot answer (a remote store down). The built-in routes answer 500.
+ * A store that cannot answer (a remote store down): 503 `Service Unavailable` with the stable
+ * code `transaction_store_unavailable`, on the built-in routes and on any `@effect/platform`
+ * server. Its message and cause are for the log only.
  *
  * @since 0.1.0
  * @category transaction
  */
-export class TransactionStoreError extends Data.TaggedError("TransactionStoreError")<{
-  readonly message: string;
-  readonly cause?: unknown;
-}> {}
+export class TransactionStoreError
+  extends Data.TaggedError("TransactionStoreError")<{
+    readonly message: string;
+    readonly cause?: unknown;
+  }>
+  implements Respondable.Respondable
+{
+  [Respondable.symbol]() {
+    return Effect.succeed(storeUnavailable);
+  }
+}
+
+/** The answer while the store cannot answer (prebuilt: it carries nothing of the failure). */
+const storeUnavailable = HttpServerResponse.unsafeJson(
+  { statusCode: 503, message: "Service Unavailable", error: "transaction_store_unavailable" },
+  { status: 503 },
+);
 
 /**
  * Keeps transactions between `/auth/:provider` and its callback.

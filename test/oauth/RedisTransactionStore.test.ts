@@ -302,7 +302,7 @@ describe("OAuthModule.forRoot with transactionStore: { redis }", () => {
     }
   });
 
-  it("Redis down: the app starts; authorize and callback answer 500 in the standard shape, nothing leaked", async () => {
+  it("Redis down: the app starts; authorize and callback answer 503 in the standard shape, nothing leaked", async () => {
     const port = await freePort();
     const { app, lines } = await appWith({ port, connectTimeout: 500 });
     expect(lines.some((line) => line.message.includes("Redis is not reachable yet"))).toBe(true);
@@ -313,8 +313,12 @@ describe("OAuthModule.forRoot with transactionStore: { redis }", () => {
       headers: { cookie: `strata_oauth=${id}` },
     });
     for (const answer of [started, callbackAnswer]) {
-      expect(answer.status).toBe(500);
-      expect(answer.body).toEqual({ statusCode: 500, message: "Internal Server Error" });
+      expect(answer.status).toBe(503);
+      expect(answer.body).toEqual({
+        statusCode: 503,
+        message: "Service Unavailable",
+        error: "transaction_store_unavailable",
+      });
       expect(answer.headers.get("cache-control")).toBe("no-store");
       expect(answer.headers.get("location")).toBeNull();
       const seen = `${answer.text} ${[...answer.headers].join(" ")}`;
