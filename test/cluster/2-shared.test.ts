@@ -40,16 +40,20 @@ describe("cluster: shared state", () => {
     }
   });
 
-  it("Redis down: a login start answers 500 in the standard shape (nothing leaked), the rate limit fails open, the probes stay up; back without a restart once Redis is", async () => {
+  it("Redis down: a login start answers 503 in the standard shape (nothing leaked), the rate limit fails open, the probes stay up; back without a restart once Redis is", async () => {
     await clusterAsync("redis-stop");
     try {
       const start = await via("/auth/github", { instance: 3 });
       const body = await start.text();
       console.log(`redis down: /auth/github -> ${start.status} ${body}`);
-      // Observed: the Redis transaction store's failure is answered as a generic 500 (a 503
-      // would say "try again"; docs/deployment.md). The rate limit fails open, as documented.
-      expect(start.status).toBe(500);
-      expect(JSON.parse(body)).toEqual({ statusCode: 500, message: "Internal Server Error" });
+      // The transaction store cannot answer: 503, "try again" (docs/deployment.md). The rate
+      // limit fails open, as documented.
+      expect(start.status).toBe(503);
+      expect(JSON.parse(body)).toEqual({
+        statusCode: 503,
+        message: "Service Unavailable",
+        error: "transaction_store_unavailable",
+      });
       expect(body).not.toMatch(/ioredis|ECONNREFUSED|stack/i);
       expect((await via("/health", { instance: 3 })).status).toBe(200);
     } finally {
