@@ -2,14 +2,13 @@ import { createServer } from "node:http";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServer from "@effect/platform/HttpServer";
-import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type { StartupError } from "../di/StartupError.js";
 import type { ShutdownManager } from "../lifecycle/ShutdownManager.js";
-import { AppServing, servingOptions } from "./AppServing.js";
+import type { AppServing } from "./AppServing.js";
 import * as NodeServer from "./server/NodeServer.js";
-import { makeRouter, serveRouter } from "./server/ServeRouter.js";
+import { serveApp } from "./server/ServeApp.js";
 
 /**
  * How {@link serve} runs routes.
@@ -79,23 +78,13 @@ export const serve = <A, E, R>(
   // One Layer: the router, `appLayer` built with it, then served (a Layer of its own for each
   // step would cost ~1 ms of startup apiece).
   const served = Layer.scopedContext(
-    Effect.gen(function* () {
-      const router = yield* makeRouter(options);
+    serveApp(
       // Built in the memo map of the whole app, so a Layer also used elsewhere is built once.
-      const memoMap = yield* Layer.CurrentMemoMap;
-      const context = yield* Effect.provideService(
+      Effect.flatMap(Layer.CurrentMemoMap, (memoMap) =>
         Effect.flatMap(Effect.scope, (scope) => Layer.buildWithMemoMap(appLayer, memoMap, scope)),
-        HttpLayerRouter.HttpRouter,
-        router,
-      );
-      // What the app asks for (`StrataApp.layer`): its middleware, tracing, what to do on stop.
-      const app = Context.get(context as Context.Context<never>, AppServing);
-      yield* serveRouter(router, yield* servingOptions(options, app));
-      // Registered after the server's drain, so run before it.
-      const onStop = app.onStop;
-      if (onStop !== undefined) yield* Effect.addFinalizer(() => onStop);
-      return context;
-    }),
+      ),
+      options,
+    ),
   );
   return served as never;
 };
