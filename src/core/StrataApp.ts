@@ -1,6 +1,8 @@
+import type { Server } from "node:http";
 import type * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServer from "@effect/platform/HttpServer";
 import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as ExecutionStrategy from "effect/ExecutionStrategy";
 import * as Exit from "effect/Exit";
@@ -20,6 +22,7 @@ import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
+import { httpServerFront } from "../nest/HttpServerFront.js";
 import type { OpenApiOptions } from "../openapi/OpenApiOptions.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
@@ -30,16 +33,14 @@ import {
   type AppParts,
   type AppProviders,
   appLayer,
-  mountContext,
+  mountLayer,
   type PreparedApp,
   prepareProviders,
   prepareRoutes,
 } from "./AppLayer.js";
 import type { PipelineOptions, RouteInfo } from "./AppRoutes.js";
 import type { AppServing } from "./AppServing.js";
-import type { ServeOptions } from "./StrataServer.js";
-import * as NodeServer from "./server/NodeServer.js";
-import { serveApp } from "./server/ServeApp.js";
+import { layerNode, type ServeOptions, serve } from "./StrataServer.js";
 
 /**
  * Options of a {@link StrataApp}.
@@ -159,6 +160,7 @@ export class StrataApp {
   private closing: Promise<void> | undefined;
   private signal: string | undefined;
   private stopListeningForSignals: (() => void) | undefined;
+  private front: Server | undefined;
   private readonly parts: AppParts = {
     shutdownManager: this.shutdownManager,
     healthCheckManager: this.healthCheckManager,
@@ -258,23 +260,20 @@ export class StrataApp {
     const scope = this.scope as Scope.CloseableScope;
     const prepared = this.prepared as PreparedApp;
     const options = this.appOptions;
-    // `serve(app).pipe(Layer.provideMerge(layerNode(...)))`, the app being the second stage of
-    // its Layer, run as Effects: the Layers would cost ~7 ms of CPU at startup.
-    const launch = Effect.flatMap(
-      NodeServer.make({ port, host, shutdownTimeout: options.shutdown?.timeout }),
-      (server) =>
-        serveApp(mountContext(prepared, options, this.parts), {
-          routerConfig: options.routerConfig,
-        }).pipe(Effect.provideService(HttpServer.HttpServer, server), Effect.as(server)),
+    const app = serve(mountLayer(prepared, options, this.parts), {
+      routerConfig: options.routerConfig,
+    }).pipe(
+      Layer.provideMerge(layerNode({ port, host, shutdownTimeout: options.shutdown?.timeout })),
     );
     const exit = await this.run(
       Effect.gen(function* () {
         // The server's own scope within the app's: a listen that fails half-way closes what it
         // opened (the port included) at once; a listening server is released with the app.
         const serving = yield* Scope.fork(scope, ExecutionStrategy.sequential);
-        return yield* Effect.onError(Scope.extend(launch, serving), (cause) =>
+        const context = yield* Effect.onError(Layer.buildWithScope(app, serving), (cause) =>
           Scope.close(serving, Exit.failCause(cause)),
         );
+        return Context.get(context, HttpServer.HttpServer);
       }),
     );
     if (Exit.isFailure(exit)) return rethrow(exit.cause);
@@ -307,6 +306,9 @@ export class StrataApp {
       this.prepared = undefined;
       this.server = undefined;
       this.signal = signal;
+      const front = this.front;
+      this.front = undefined;
+      front?.close();
       try {
         if (scope !== undefined) await this.run(Scope.close(scope, Exit.void));
       } finally {
@@ -326,6 +328,21 @@ export class StrataApp {
     if (node === undefined)
       throw new Error(`No provider of ${tokenName(token)} is visible in the root module`);
     return Effect.runSync(injector.instance(node, undefined)) as T;
+  }
+
+  /**
+   * NestJS's `app.getHttpServer()`: a node `http.Server` for supertest and the like, which
+   * listen it themselves (`request(app.getHttpServer()).get("/cats")`). Not listening until
+   * then; its connections reach the app, which starts listening on a loopback port the first
+   * time (unless it listens already). `app.close()` closes it.
+   */
+  getHttpServer(): Server {
+    this.front ??= httpServerFront(async () => {
+      if (this.server === undefined) await this.listen(0, "127.0.0.1");
+      const url = new URL(this.getUrl());
+      return { port: Number(url.port), host: url.hostname.replace(/^\[|\]$/g, "") };
+    });
+    return this.front;
   }
 
   /** The base URL of the listening server, e.g. `http://127.0.0.1:3000`. */

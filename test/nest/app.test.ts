@@ -1,3 +1,5 @@
+import { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   Controller,
@@ -64,6 +66,28 @@ describe("NestFactory.create", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ greeting: "meow, Tom", method: "GET" });
     await app.close();
+    expect(log).toEqual(["init", "destroy"]);
+  });
+});
+
+describe("app.getHttpServer()", () => {
+  it("is a node http.Server, not listening, that serves the app once its user listens it (as supertest does); close() closes it", async () => {
+    app = await NestFactory.create(AppModule);
+    await app.init();
+    const server = app.getHttpServer();
+    expect(server).toBeInstanceOf(Server);
+    expect(server.listening).toBe(false);
+    expect(app.getHttpServer()).toBe(server);
+    server.listen(0);
+    const address = server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${address.port}/cats?name=Tom`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ greeting: "meow, Tom", method: "GET" });
+    const missing = await fetch(`http://127.0.0.1:${address.port}/nope`);
+    expect(missing.status).toBe(404);
+    await app.close();
+    app = undefined;
+    expect(server.listening).toBe(false);
     expect(log).toEqual(["init", "destroy"]);
   });
 });
