@@ -216,6 +216,11 @@ export {
 } from "./nest/HttpExceptions.js";
 export { HttpStatus } from "./nest/HttpStatus.js";
 export {
+  Logger,
+  type LoggerService,
+  type NestLogLevel,
+} from "./nest/Logger.js";
+export {
   MaxFileSizeValidator,
   type MaxFileSizeValidatorOptions,
 } from "./nest/MaxFileSizeValidator.js";

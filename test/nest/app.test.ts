@@ -1,10 +1,11 @@
 import { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   Controller,
   Get,
   Injectable,
+  Logger,
   Module,
   NestFactory,
   type PipeTransform,
@@ -89,5 +90,39 @@ describe("app.getHttpServer()", () => {
     app = undefined;
     expect(server.listening).toBe(false);
     expect(log).toEqual(["init", "destroy"]);
+  });
+});
+
+describe("Logger", () => {
+  it("writes through Effect's logger, the context as an annotation; a last string overrides it; overrideLogger replaces or filters", () => {
+    const lines: Array<string> = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    try {
+      const logger = new Logger("CatsService");
+      logger.log("found a cat");
+      logger.warn("odd cat", "Other");
+      Logger.error("static failure");
+      expect(lines).toHaveLength(3);
+      expect(lines[0]).toMatch(/level=INFO .*message="found a cat" context=CatsService/);
+      expect(lines[1]).toMatch(/level=WARN .*message="odd cat" context=Other/);
+      expect(lines[2]).toMatch(/level=ERROR .*message="static failure"/);
+      const seen: Array<unknown> = [];
+      Logger.overrideLogger({
+        log: (...args: ReadonlyArray<unknown>) => seen.push(["log", ...args]),
+        error: (...args: ReadonlyArray<unknown>) => seen.push(["error", ...args]),
+        warn: (...args: ReadonlyArray<unknown>) => seen.push(["warn", ...args]),
+      });
+      logger.log("replaced");
+      expect(seen).toEqual([["log", "replaced", "CatsService"]]);
+      Logger.overrideLogger(true);
+      Logger.overrideLogger(["error"]);
+      logger.log("hidden");
+      expect(lines).toHaveLength(3);
+    } finally {
+      Logger.overrideLogger(true);
+      spy.mockRestore();
+    }
   });
 });
