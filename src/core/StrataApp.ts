@@ -17,6 +17,7 @@ import type * as Health from "../lifecycle/Health.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
+import { CorsMiddleware, type CorsOptions } from "../middleware/Cors.js";
 import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
@@ -402,6 +403,27 @@ export class StrataApp {
     } else {
       this.middlewareManager.use(...(args as ReadonlyArray<MiddlewareLike>));
     }
+    return this;
+  }
+
+  /**
+   * NestJS's `app.enableCors(options)`: `app.use(new CorsMiddleware(options))`, Strata's CORS
+   * (its options, not the `cors` package's). Call before `listen`.
+   */
+  enableCors(options?: CorsOptions): this {
+    return this.use(new CorsMiddleware(options));
+  }
+
+  /**
+   * NestJS's `app.enableShutdownHooks(signals)`: the signals that shut the app down gracefully
+   * (`shutdown.signals`; SIGTERM and SIGINT by default, listened to even without this call).
+   */
+  enableShutdownHooks(signals: ReadonlyArray<NodeJS.Signals> = ["SIGTERM", "SIGINT"]): this {
+    if (this.server !== undefined) throw new Error("Call enableShutdownHooks() before listen()");
+    this.extraOptions = {
+      ...this.extraOptions,
+      shutdown: { ...this.options.shutdown, ...this.extraOptions.shutdown, signals },
+    };
     return this;
   }
 

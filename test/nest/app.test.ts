@@ -126,3 +126,31 @@ describe("Logger", () => {
     }
   });
 });
+
+describe("enableCors() and enableShutdownHooks()", () => {
+  it("enableCors(options) answers CORS with Strata's CorsMiddleware", async () => {
+    app = await NestFactory.create(AppModule);
+    app.enableCors({ origin: "https://app.example" });
+    await app.listen(0);
+    const allowed = await fetch(`${app.getUrl()}/cats?name=Tom`, {
+      headers: { origin: "https://app.example" },
+    });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    const other = await fetch(`${app.getUrl()}/cats?name=Tom`, {
+      headers: { origin: "https://evil.example" },
+    });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("enableShutdownHooks(signals) listens to those signals while the app listens", async () => {
+    const before = process.listenerCount("SIGUSR2");
+    app = await NestFactory.create(AppModule);
+    app.enableShutdownHooks(["SIGUSR2"]);
+    await app.listen(0);
+    expect(process.listenerCount("SIGUSR2")).toBe(before + 1);
+    await app.close();
+    app = undefined;
+    expect(process.listenerCount("SIGUSR2")).toBe(before);
+  });
+});
