@@ -72,6 +72,7 @@ export {
 export {
   Body,
   Headers,
+  Ip,
   Param,
   type ParamArgument,
   Query,

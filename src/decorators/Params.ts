@@ -1,4 +1,5 @@
 import type { Type } from "../di/Token.js";
+import { clientAddress } from "../middleware/TrustProxy.js";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
 import type { DtoSchema } from "../pipeline/Validation.js";
 import type { PipeLike } from "../pipes/PipeTransform.js";
@@ -159,3 +160,21 @@ export const Request = Req;
  * @category decorators
  */
 export const Res = (): ParameterDecorator => param("res");
+
+/**
+ * NestJS's `@Ip()`: the client's address, the socket's peer (`X-Forwarded-For` is not believed:
+ * behind a proxy, read it with `TrustProxy.clientAddress(req, trustProxy)` from `@Req()`).
+ * `"unknown"` when there is none (a Unix socket).
+ *
+ * @since 0.1.0
+ * @category decorators
+ */
+export const Ip = (): ParameterDecorator =>
+  recordParam("@Ip()", {
+    source: "custom",
+    pipes: [],
+    factory: (_data, context) => {
+      const request = context.switchToHttp().getRequest().req;
+      return request === undefined ? "unknown" : clientAddress(request);
+    },
+  });

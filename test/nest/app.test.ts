@@ -5,6 +5,7 @@ import {
   Controller,
   Get,
   Injectable,
+  Ip,
   Logger,
   Module,
   NestFactory,
@@ -152,5 +153,26 @@ describe("enableCors() and enableShutdownHooks()", () => {
     await app.close();
     app = undefined;
     expect(process.listenerCount("SIGUSR2")).toBe(before);
+  });
+});
+
+describe("@Ip()", () => {
+  it("is the client's address (the socket's peer); X-Forwarded-For is not believed", async () => {
+    @Controller("whoami")
+    class WhoAmI {
+      @Get()
+      ip(@Ip() ip: string) {
+        return { ip };
+      }
+    }
+    @Module({ controllers: [WhoAmI] })
+    class IpModule {}
+    app = await NestFactory.create(IpModule);
+    await app.listen(0, "127.0.0.1");
+    const response = await fetch(`${app.getUrl()}/whoami`, {
+      headers: { "x-forwarded-for": "203.0.113.9" },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ip: "127.0.0.1" });
   });
 });
