@@ -161,7 +161,9 @@ export class OAuthService {
     const handler = this.runtime.handler;
     if (this.runtime.options.callbackHandler === undefined) return result;
     if (handler === undefined) {
-      throw new Error("OAuthService.executeCallback: the app is not initialised yet");
+      throw new Error(
+        "OAuthService.executeCallback: the callback handler is bound when the app's routes are built: call app.init() (or init() on a testing module) first",
+      );
     }
     return unwrap(await Effect.runPromiseExit(handler((h) => h.handle(result, provider))));
   }

@@ -341,6 +341,8 @@ describe("OAuthModule.forRoot (classic face)", () => {
       .useValue({ upsert: () => ({ user: { id: 99, provider: "github" }, isNew: false }) })
       .compile();
     try {
+      // The callback handler is bound with the routes: init() builds them (compile() does not).
+      await module.init();
       const oauth = module.get(OAuthService);
       const value = await oauth.executeCallback(
         { accessToken: "a", user: { id: String(githubUser.id) } },

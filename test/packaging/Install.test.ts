@@ -104,7 +104,13 @@ describe("the tarball installed with the README's command (Effect 3)", () => {
   it(
     "has one copy of effect and of each @effect package, and no peer missing or invalid",
     () => {
-      for (const name of Object.keys(pkg.peerDependencies)) {
+      // The required peers; optional ones (rxjs, class-validator, SQL clients) are not installed.
+      const optional: Record<string, { optional?: boolean }> = pkg.peerDependenciesMeta ?? {};
+      const required = Object.keys(pkg.peerDependencies).filter(
+        (name) => optional[name]?.optional !== true,
+      );
+      expect(required).toEqual(expect.arrayContaining(["effect", "@effect/platform"]));
+      for (const name of required) {
         const listed = npm(app, "ls", name, "--all", "--parseable");
         // `npm ls` fails on a missing, invalid or extraneous package anywhere in the tree.
         expect(listed.status, listed.stderr).toBe(0);
@@ -132,7 +138,11 @@ describe("the tarball installed with the README's command (Effect 3)", () => {
         (target) => [target.types, target.default],
       ),
     );
-    expect(targets).toHaveLength(16);
+    // Types and code, for import and require, of every entry point.
+    expect(targets).toHaveLength(Object.keys(manifest.exports).length * 4);
+    expect(Object.keys(manifest.exports)).toEqual(
+      expect.arrayContaining([".", "./oauth", "./testing", "./session", "./accounts"]),
+    );
     for (const target of targets) expect(files).toContain(target.slice(2));
   });
 
