@@ -20,6 +20,7 @@ import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
+import { withGlobalPrefix } from "../nest/GlobalPrefix.js";
 import { configureModules } from "../nest/MiddlewareConsumer.js";
 import { moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
@@ -171,7 +172,7 @@ export const prepareRoutes = (
     const routes = yield* Effect.zipWith(
       appRoutes(graph.controllers, injector, options),
       contributedRoutes(graph, injector),
-      (own, contributed) => [...own, ...contributed],
+      (own, contributed) => [...withGlobalPrefix(own, options.globalPrefix), ...contributed],
     );
     const controllers = graph.controllers.map((node) => node.token as Function);
     const docs = yield* openApiRoutes(controllers, routes, options);

@@ -22,6 +22,7 @@ import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
+import type { GlobalPrefixOptions } from "../nest/GlobalPrefix.js";
 import { httpServerFront } from "../nest/HttpServerFront.js";
 import type { OpenApiOptions } from "../openapi/OpenApiOptions.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
@@ -78,6 +79,8 @@ export interface StrataAppOptions extends ServeOptions, PipelineOptions {
    * built once at startup from its routes and Schemas: see {@link OpenApiOptions}. Off by default.
    */
   readonly openapi?: OpenApiOptions;
+  /** A path prefix for every controller route (NestJS's `app.setGlobalPrefix`). */
+  readonly globalPrefix?: GlobalPrefixOptions;
 }
 
 /**
@@ -424,6 +427,19 @@ export class StrataApp {
       ...this.extraOptions,
       shutdown: { ...this.options.shutdown, ...this.extraOptions.shutdown, signals },
     };
+    return this;
+  }
+
+  /**
+   * NestJS's `app.setGlobalPrefix("api", { exclude: ["health"] })`: every controller route under
+   * `/api`, but those excluded (call before `init`/`listen`). Routes modules contribute (OAuth's)
+   * and the health probes keep their paths.
+   */
+  setGlobalPrefix(prefix: string, options?: Omit<GlobalPrefixOptions, "prefix">): this {
+    if (this.prepared !== undefined) {
+      throw new Error("Call setGlobalPrefix() before init() or listen()");
+    }
+    this.extraOptions = { ...this.extraOptions, globalPrefix: { ...options, prefix } };
     return this;
   }
 

@@ -9,10 +9,12 @@ import {
   Logger,
   Module,
   NestFactory,
+  Param,
   type PipeTransform,
   Query,
   Request,
   type RequestContext,
+  RequestMethod,
   type StrataApp,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
@@ -174,5 +176,42 @@ describe("@Ip()", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ip: "127.0.0.1" });
+  });
+});
+
+describe("setGlobalPrefix()", () => {
+  it("puts every controller route under the prefix, but the excluded ones", async () => {
+    @Controller("dogs")
+    class DogsController {
+      @Get()
+      list() {
+        return ["Rex"];
+      }
+      @Get("ping")
+      ping() {
+        return "pong";
+      }
+      @Get(":id")
+      one(@Param("id") id: string) {
+        return { id };
+      }
+    }
+    @Module({ controllers: [DogsController] })
+    class DogsModule {}
+    app = await NestFactory.create(DogsModule);
+    app.setGlobalPrefix("/api/", { exclude: [{ path: "dogs/ping", method: RequestMethod.GET }] });
+    await app.listen(0);
+    const url = app.getUrl();
+    expect((await fetch(`${url}/api/dogs`)).status).toBe(200);
+    expect(await (await fetch(`${url}/api/dogs/7`)).json()).toEqual({ id: "7" });
+    expect((await fetch(`${url}/dogs`)).status).toBe(404);
+    expect(await (await fetch(`${url}/dogs/ping`)).text()).toBe("pong");
+    expect((await fetch(`${url}/api/dogs/ping`)).status).toBe(200);
+    expect(app.routes.map((r) => r.path).sort()).toEqual([
+      "/api/dogs",
+      "/api/dogs/:id",
+      "/dogs/ping",
+    ]);
+    expect(() => app?.setGlobalPrefix("v2")).toThrow("before init() or listen()");
   });
 });
