@@ -249,12 +249,14 @@ export const mountApp = (
     );
     const middleware = around(options.middleware, global);
     // Served by another server than `StrataServer.serve` (the platform's `HttpLayerRouter.serve`),
-    // which reads no `AppServing`: the middleware goes on the router, seeing failures as
-    // responses in the standard shape, as on Strata's server.
-    if (middleware !== undefined && !FastRouter.isFastRouter(router)) {
-      yield* router.addGlobalMiddleware(
-        (app) => middleware(Effect.catchAllCause(app, causeToResponse)) as typeof app,
-      );
+    // which reads no `AppServing`: the failures are answered in the standard shape on the router,
+    // and the middleware goes there too, seeing them as responses, as on Strata's server.
+    if (!FastRouter.isFastRouter(router)) {
+      yield* router.addGlobalMiddleware((app) => {
+        // Unknown routes and defects too: the standard 404 and a bare 500, as `listen` answers.
+        const answered = Effect.catchAllCause(app, causeToResponse);
+        return (middleware === undefined ? answered : middleware(answered)) as typeof app;
+      });
     }
     return {
       middleware,
