@@ -20,7 +20,8 @@ export const httpServerFront = (
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
-    (target ??= start()).then(
+    target ??= start();
+    target.then(
       ({ port, host }) => {
         if (socket.destroyed) return;
         const upstream = connect(port, host);
