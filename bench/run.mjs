@@ -118,6 +118,10 @@ const SERVERS = [
   // its ESM build, which loads effect and @effect/platform through node's ESM loader.
   { name: "strata-classic-esm", file: "dist/strata-classic.js", env: { STRATA_FORMAT: "esm" } },
   { name: "strata-effect-esm", file: "dist/strata-effect.js", env: { STRATA_FORMAT: "esm" } },
+  // One HttpApi (servers/lib/httpapi-routes.ts) on the stock HttpLayerRouter and
+  // @effect/platform-node's server, and served by StrataServer.
+  { name: "effect-platform-httpapi", file: "dist/effect-platform-httpapi.js" },
+  { name: "strata-httpapi", file: "dist/strata-httpapi.js" },
 ];
 
 // ---------------------------------------------------------------- options

@@ -12,6 +12,7 @@ import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import * as OpenApi from "@effect/platform/OpenApi";
 import * as Schema from "effect/Schema";
 import { HANDLER_FAILED } from "./OAuthRoutes.js";
+import { OAuthSessionUser } from "./OAuthSessionUser.js";
 import type { ProviderName } from "./SupportedProvider.js";
 
 /** What the description depends on: where the routes are, the providers, the handler. */
@@ -22,6 +23,12 @@ export interface OAuthApiOptions {
   readonly providers: ReadonlyArray<ProviderName>;
   /** `true` when a success handler answers the callback (its value, not the callback result). */
   readonly handler?: boolean;
+  /**
+   * With the routes' `session` option: the callback signs in and redirects, and
+   * `GET <path>/session` and `POST <path>/logout` are served. `profile`: the session data is
+   * the default `OAuthSessionUser`; `logoutRedirect`: a logout answers 303 there, not 204.
+   */
+  readonly session?: { readonly profile: boolean; readonly logoutRedirect: boolean };
 }
 
 /** An OAuth error body: the standard shape plus a stable `error` code. */
@@ -135,12 +142,12 @@ interface SpecShape {
     Record<
       string,
       {
-        readonly responses?: Record<
+        readonly responses: Record<
           string,
           {
             readonly content?: Record<
               string,
-              { schema?: { readonly anyOf?: ReadonlyArray<unknown> } }
+              { schema?: { readonly anyOf?: ReadonlyArray<unknown>; readonly $ref?: string } }
             >;
           }
         >;
@@ -150,16 +157,26 @@ interface SpecShape {
   readonly components: { readonly schemas: Record<string, unknown> };
 }
 
+const decodeError = "#/components/schemas/HttpApiDecodeError";
+
+const isDecodeError = (schema: unknown): boolean =>
+  (schema as { readonly $ref?: string } | undefined)?.$ref === decodeError;
+
 const withoutDecodeErrors = <Spec extends object>(input: Spec): Spec => {
   const spec = input as unknown as SpecShape;
-  const decodeError = "#/components/schemas/HttpApiDecodeError";
   for (const item of Object.values(spec.paths)) {
     for (const operation of Object.values(item)) {
-      const content = operation.responses?.["400"]?.content?.["application/json"];
-      const anyOf = content?.schema?.anyOf;
-      if (content === undefined || anyOf === undefined) continue;
-      const rest = anyOf.filter((schema) => (schema as { $ref?: string }).$ref !== decodeError);
-      content.schema = (rest.length === 1 ? rest[0] : { anyOf: rest }) as typeof content.schema;
+      const content = operation.responses["400"]?.content?.["application/json"];
+      if (content === undefined) continue;
+      // The 400 of a route that has none of its own is the decode error alone.
+      if (isDecodeError(content.schema)) {
+        delete operation.responses["400"];
+        continue;
+      }
+      const rest = (content.schema?.anyOf ?? []).filter((schema) => !isDecodeError(schema));
+      if (content.schema?.anyOf !== undefined) {
+        content.schema = (rest.length === 1 ? rest[0] : { anyOf: rest }) as typeof content.schema;
+      }
     }
   }
   const {
@@ -217,9 +234,18 @@ export const make = (options: OAuthApiOptions) => {
       ? callbackBase
           .addSuccess(Schema.Unknown.annotations({ description: "The success handler's value" }))
           .addSuccess(HttpApiSchema.Empty(204))
-      : callbackBase.addSuccess(CallbackResult);
+      : options.session !== undefined
+        ? callbackBase
+        : callbackBase.addSuccess(CallbackResult);
   const callback = callbackSuccess
-    .addSuccess(HttpApiSchema.Empty(302).annotations({ description: "To the validated redirect" }))
+    .addSuccess(
+      HttpApiSchema.Empty(302).annotations({
+        description:
+          options.session === undefined
+            ? "To the validated redirect"
+            : "Signed in (a new session cookie): to successRedirect, else /",
+      }),
+    )
     .addError(InvalidRedirectBody, { status: 400 })
     .addError(UnauthorizedBody, { status: 401 })
     .addError(UnknownProviderBody, { status: 404 })
@@ -235,14 +261,60 @@ export const make = (options: OAuthApiOptions) => {
         transform: withHeaders("Clears the transaction cookie"),
       }),
     );
+  const group = HttpApiGroup.make("oauth").add(authorize).add(callback);
+  const routes = (options.session === undefined
+    ? group
+    : group
+        .add(session(base, options.session.profile))
+        .add(
+          logout(base, options.session.logoutRedirect),
+        )) as unknown as HttpApiGroup.HttpApiGroup.AnyWithProps;
   return HttpApi.make("oauth")
     .add(
-      HttpApiGroup.make("oauth")
-        .add(authorize)
-        .add(callback)
-        .annotateContext(
-          OpenApi.annotations({ title: "OAuth", description: "Social login (strata/oauth)" }),
-        ),
+      routes.annotateContext(
+        OpenApi.annotations({ title: "OAuth", description: "Social login (strata/oauth)" }),
+      ),
     )
     .annotateContext(OpenApi.annotations({ transform: withoutDecodeErrors }));
 };
+
+const sessionError = (status: number, description: string) =>
+  Schema.Struct({ statusCode: Schema.Literal(status), message: Schema.String }).annotations({
+    description,
+  });
+
+/** `GET <base>/session`: the signed-in user. */
+const session = (base: `/${string}`, profile: boolean) =>
+  HttpApiEndpoint.get("session", `${base}/session`)
+    .addSuccess(
+      profile
+        ? OAuthSessionUser
+        : Schema.Unknown.annotations({ description: "The app's session data" }),
+    )
+    .addError(sessionError(401, "No valid session (a bad cookie is cleared)"), { status: 401 })
+    .addError(sessionError(503, "The session store cannot be reached"), { status: 503 })
+    .annotateContext(
+      OpenApi.annotations({
+        summary: "The signed-in user",
+        transform: withHeaders("Clears a session cookie that is not valid"),
+      }),
+    );
+
+/** `POST <base>/logout`: ends the session; same-site only. */
+const logout = (base: `/${string}`, redirect: boolean) =>
+  HttpApiEndpoint.post("logout", `${base}/logout`)
+    .addSuccess(
+      redirect
+        ? HttpApiSchema.Empty(303).annotations({ description: "Signed out: to logoutRedirect" })
+        : HttpApiSchema.Empty(204).annotations({ description: "Signed out" }),
+    )
+    .addError(sessionError(403, "A cross-site request (Origin, Sec-Fetch-Site)"), { status: 403 })
+    .addError(sessionError(503, "The session store cannot be reached"), { status: 503 })
+    .annotateContext(
+      OpenApi.annotations({
+        summary: "Sign out",
+        description:
+          "Ends the session (with a server-side store, a copied cookie stops working) and clears its cookie. Same-site only.",
+        transform: withHeaders("Clears the session cookie"),
+      }),
+    );

@@ -448,7 +448,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
     );
 
     // Their OpenAPI description, made only when an app's document is built.
-    const description = describe(base, oauth.providers, options.onSuccess !== undefined);
+    const description = describe(base, oauth.providers, described(options));
     const list: Array<HttpLayerRouter.Route<never, never>> = [
       describeRoute(HttpLayerRouter.route("GET", `${base}/:provider`, authorize), description),
       describeRoute(
@@ -457,9 +457,14 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
       ),
     ] as Array<HttpLayerRouter.Route<never, never>>;
     if (sessions !== undefined && sessionOptions !== undefined) {
-      list.push(
-        ...(yield* sessionRoutes(base, sessions, sessionOptions, [...providers.values()], origins)),
+      const served = yield* sessionRoutes(
+        base,
+        sessions,
+        sessionOptions,
+        [...providers.values()],
+        origins,
       );
+      list.push(...served.map((route) => describeRoute(route, description)));
     }
     return list;
   });
@@ -516,10 +521,27 @@ const sessionRoutes = (
     ] as ReadonlyArray<HttpLayerRouter.Route<never, never>>;
   });
 
-const describe = (path: `/${string}`, providers: ReadonlyArray<ProviderName>, handler: boolean) =>
+/** What the routes' description depends on in their options. */
+const described = <R, A, E, RS, ES>(options: OAuthRoutesOptions<R, A, E, RS, ES>) => ({
+  handler: options.onSuccess !== undefined,
+  ...(options.session === undefined
+    ? {}
+    : {
+        session: {
+          profile: options.session.from === undefined,
+          logoutRedirect: options.session.logoutRedirect !== undefined,
+        },
+      }),
+});
+
+const describe = (
+  path: `/${string}`,
+  providers: ReadonlyArray<ProviderName>,
+  options: ReturnType<typeof described>,
+) =>
   Effect.map(
     Effect.promise(() => import("./OAuthApi.js")),
-    (api) => api.make({ path, providers, handler }),
+    (api) => api.make({ path, providers, ...options }),
   );
 
 /**
@@ -534,7 +556,7 @@ export const api = <R = never, A = unknown, E = unknown, RS = never, ES = never>
   options: OAuthRoutesOptions<R, A, E, RS, ES> = {},
 ): Effect.Effect<HttpApi.HttpApi.Any, never, OAuth> =>
   Effect.flatMap(OAuth, (oauth) =>
-    describe(options.path ?? "/auth", oauth.providers, options.onSuccess !== undefined),
+    describe(options.path ?? "/auth", oauth.providers, described(options)),
   );
 
 /**

@@ -4,7 +4,8 @@
 import * as HttpApiClient from "@effect/platform/HttpApiClient";
 import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest";
-import { expect, layer } from "@effect/vitest";
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import { expect, it, layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import {
@@ -15,6 +16,8 @@ import {
   Books,
   BooksApi,
 } from "../../examples/effect-httpapi/app.js";
+import * as FastRouter from "../../src/core/server/FastRouter.js";
+import { makeRouter } from "../../src/core/server/ServeRouter.js";
 import { Controller, Get, Module, OpenApiDocs, StrataApp } from "../../src/index.js";
 import { OAuthRoutes } from "../../src/oauth/index.js";
 import type { OpenApiDocument } from "../../src/openapi/OpenApiDocument.js";
@@ -93,6 +96,22 @@ layer(serveTest(AppRoutes).pipe(Layer.provide(Books.layer)))(
       }),
     );
   },
+);
+
+it.scoped(
+  "HttpApi routes take StrataServer's fast path: found before the request's fiber starts",
+  () =>
+    Effect.gen(function* () {
+      const router = yield* makeRouter({});
+      yield* Layer.build(ApiRoutes.pipe(Layer.provide(Books.layer))).pipe(
+        Effect.provideService(HttpLayerRouter.HttpRouter, router),
+      );
+      expect(FastRouter.isFastRouter(router)).toBe(true);
+      const fast = (router as FastRouter.FastRouter)[FastRouter.FastRoutesId];
+      expect(fast.eligible()).toBe(true);
+      expect(fast.find("GET", "/books/1")?.params).toEqual({ id: "1" });
+      expect(fast.find("POST", "/books")).toBeDefined();
+    }),
 );
 
 @Controller("hello")

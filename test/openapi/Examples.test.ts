@@ -74,7 +74,20 @@ describe("the examples' documents", () => {
       ),
     );
     await expectValidOpenApi(document);
-    expect(Object.keys(document.paths)).toEqual(["/auth/{provider}", "/auth/{provider}/callback"]);
+    expect(Object.keys(document.paths)).toEqual([
+      "/auth/{provider}",
+      "/auth/{provider}/callback",
+      "/auth/session",
+      "/auth/logout",
+    ]);
+    expect(document.paths["/auth/session"]?.get?.responses["200"]?.content).toMatchObject({
+      "application/json": { schema: { description: "The app's session data" } },
+    });
+    expect(Object.keys(document.paths["/auth/logout"]?.post?.responses ?? {})).toEqual([
+      "204",
+      "403",
+      "503",
+    ]);
   });
 
   it("effect-httpapi, as OpenApiDocs.document builds it", async () => {

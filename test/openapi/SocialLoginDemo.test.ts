@@ -114,6 +114,8 @@ describe("the social-login demo's API description", () => {
   it("describes its own routes and the OAuth module's, with their statuses and error codes", () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       "/",
+      "/auth/logout",
+      "/auth/session",
       "/auth/{provider}",
       "/auth/{provider}/callback",
       "/me",
