@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect";
 import type { CompiledRoute, PipelineOptions } from "../core/AppRoutes.js";
 import type { StartupError } from "../di/StartupError.js";
 import { buildDocument } from "./BuildDocument.js";
+import type { ServedRoute } from "./ClassicOperations.js";
 import { docsRoutes } from "./DocsRoutes.js";
 import type { OpenApiOptions } from "./OpenApiOptions.js";
 import { type RouteDescription, routeDescription } from "./RouteDescription.js";
@@ -21,9 +22,21 @@ export const appDocsRoutes = (
     const descriptions = routes
       .map((compiled) => routeDescription(compiled.route))
       .filter((description): description is RouteDescription => description !== undefined);
+    // Where the app serves each controller route (a global prefix moves them).
+    const servedAt = new Map<string, Array<string>>();
+    for (const compiled of routes) {
+      for (const info of compiled.handlers) {
+        const key = `${info.controller}.${info.handler} ${info.method}`;
+        servedAt.set(key, [...(servedAt.get(key) ?? []), info.path]);
+      }
+    }
+    const servedPath = ({ controller, handler, method, path }: ServedRoute) => {
+      const paths = servedAt.get(`${controller}.${handler} ${method}`) ?? [];
+      return paths.find((p) => p === path) ?? paths.find((p) => p.endsWith(path)) ?? path;
+    };
     const document = yield* buildDocument(openapi, {
       controllers,
-      classic: pipeline,
+      classic: { ...pipeline, servedPath },
       descriptions: [...new Set(descriptions)],
     });
     const served = yield* docsRoutes(document, openapi);

@@ -43,6 +43,19 @@ export interface ClassicOptions {
   readonly versioning?: VersioningOptions;
   readonly globalGuards?: ReadonlyArray<GuardLike>;
   readonly globalPipes?: ReadonlyArray<PipeLike>;
+  /**
+   * Where the app serves a route its metadata places at `path` (`/v1/books/:id`): the same
+   * path, or another once the app moved it (a global prefix). Default: `path`.
+   */
+  readonly servedPath?: (route: ServedRoute) => string;
+}
+
+/** A classic route as its metadata places it. */
+export interface ServedRoute {
+  readonly controller: string;
+  readonly handler: string;
+  readonly method: string;
+  readonly path: string;
 }
 
 /** One described operation, at its OpenAPI path. */
@@ -608,6 +621,13 @@ export const describeControllers = (
         ]),
       ];
       const method = route.method.toLowerCase() as MethodName;
+      const served = (path: string) =>
+        options.servedPath?.({
+          controller: cls.name,
+          handler: String(handler),
+          method: route.method,
+          path,
+        }) ?? path;
       const baseOperation: Operation = {
         operationId: meta.operationId ?? `${cls.name}.${String(handler)}`,
         ...(meta.summary === undefined ? {} : { summary: meta.summary }),
@@ -627,7 +647,7 @@ export const describeControllers = (
           const path =
             version === VERSION_NEUTRAL ? basePath : joinRoutePath(`${prefix}${version}`, basePath);
           described.push({
-            path: openApiPath(path),
+            path: openApiPath(served(path)),
             method,
             where,
             versions: [],
@@ -639,7 +659,7 @@ export const describeControllers = (
         }
       } else {
         described.push({
-          path: openApiPath(basePath),
+          path: openApiPath(served(basePath)),
           method,
           where,
           versions: named,

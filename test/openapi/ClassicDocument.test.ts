@@ -459,3 +459,35 @@ describe("versions", () => {
     expect(document.paths["/users/count"]?.get?.responses["200"]).toEqual({ description: "OK" });
   });
 });
+
+describe("a global prefix", () => {
+  const listen = appsClosedAfterEach();
+
+  @Controller("items")
+  class ItemsController {
+    @Get()
+    list() {
+      return [];
+    }
+
+    @Get("health")
+    health() {
+      return {};
+    }
+  }
+
+  @Module({ controllers: [ItemsController] })
+  class PrefixedModule {}
+
+  it("moves the described paths where the routes are served, excluded ones kept", async () => {
+    const app = await listen(PrefixedModule, {
+      openapi: {},
+      versioning: { type: VersioningType.URI, defaultVersion: "1" },
+      globalPrefix: { prefix: "api", exclude: ["v1/items/health"] },
+    });
+    expect((await fetch(`${app.getUrl()}/api/v1/items`)).status).toBe(200);
+    const document = await fetchDocument(app.getUrl());
+    await expectValidOpenApi(document);
+    expect(Object.keys(document.paths).sort()).toEqual(["/api/v1/items", "/v1/items/health"]);
+  });
+});
