@@ -16,7 +16,11 @@ import {
   type VersionValue,
   versionList,
 } from "../pipeline/Versioning.js";
+import { DefaultValuePipe } from "../pipes/DefaultValuePipe.js";
+import { ParseBoolPipe } from "../pipes/ParseBoolPipe.js";
+import { ParseFloatPipe } from "../pipes/ParseFloatPipe.js";
 import { ParseIntPipe } from "../pipes/ParseIntPipe.js";
+import { ParseUUIDPipe } from "../pipes/ParseUUIDPipe.js";
 import type { PipeLike } from "../pipes/PipeTransform.js";
 import { ValidationPipe } from "../pipes/ValidationPipe.js";
 import { ErrorBodySchema, ValidationErrorBodySchema } from "./ErrorBodies.js";
@@ -140,8 +144,28 @@ const pipeSchema = (pipes: ReadonlyArray<PipeLike>): Schema.Schema.Any | undefin
   return undefined;
 };
 
-const parsesInt = (pipes: ReadonlyArray<PipeLike>): boolean =>
-  pipes.some((pipe) => pipe === ParseIntPipe || pipe instanceof ParseIntPipe);
+/** The type the built-in parse pipes among `pipes` make of a parameter (the last one wins). */
+const pipeType = (pipes: ReadonlyArray<PipeLike>): JsonSchema | undefined => {
+  for (let i = pipes.length - 1; i >= 0; i--) {
+    const pipe = pipes[i];
+    const is = (cls: Function) => pipe === cls || pipe instanceof cls;
+    if (is(ParseIntPipe)) return { type: "integer" } as JsonSchema;
+    if (is(ParseFloatPipe)) return { type: "number" } as JsonSchema;
+    if (is(ParseBoolPipe)) return { type: "boolean" } as JsonSchema;
+    if (is(ParseUUIDPipe)) return { type: "string", format: "uuid" } as JsonSchema;
+  }
+  return undefined;
+};
+
+/** `ParseIntPipe` refuses an absent value (the other parse pipes may be `optional`). */
+const isParseInt = (pipe: PipeLike): boolean =>
+  pipe === ParseIntPipe || pipe instanceof ParseIntPipe;
+
+/** The value a `DefaultValuePipe` among `pipes` gives an absent parameter. */
+const pipeDefault = (pipes: ReadonlyArray<PipeLike>): { readonly value: unknown } | undefined => {
+  const found = pipes.find((pipe): pipe is DefaultValuePipe => pipe instanceof DefaultValuePipe);
+  return found === undefined ? undefined : { value: found.defaultValue };
+};
 
 const controllerTag = (cls: Function): string =>
   cls.name.endsWith("Controller") && cls.name !== "Controller"
@@ -233,7 +257,8 @@ const inputs = (
       case "query": {
         const where_ = meta.source === "param" ? "path" : "query";
         const schema = declaredSchema(meta, designTypes);
-        if (schema !== undefined || parsesInt(pipes)) validates = true;
+        const parsed = pipeType(pipes);
+        if (schema !== undefined || parsed !== undefined) validates = true;
         if (meta.name === undefined) {
           if (schema !== undefined) {
             fromObject(
@@ -245,18 +270,22 @@ const inputs = (
           break;
         }
         const what = `the ${where_} parameter ${JSON.stringify(meta.name)}`;
-        const json =
+        const fallback = pipeDefault(pipes);
+        const typed =
           schema !== undefined
             ? registry.convert(schema, where, what)
-            : parsesInt(pipes)
-              ? ({ type: "integer" } as JsonSchema)
-              : ({ type: "string" } as JsonSchema);
+            : (parsed ?? ({ type: "string" } as JsonSchema));
+        const json =
+          fallback === undefined ? typed : ({ ...typed, default: fallback.value } as JsonSchema);
         const description = (json as { readonly description?: string }).description;
         add({
           name: meta.name,
           in: where_,
           schema: json,
-          required: where_ === "path" || (schema !== undefined && !acceptsUndefined(schema)),
+          required:
+            where_ === "path" ||
+            (fallback === undefined &&
+              (schema !== undefined ? !acceptsUndefined(schema) : pipes.some(isParseInt))),
           ...(description === undefined ? {} : { description }),
         });
         break;

@@ -14,13 +14,17 @@ import {
   Body,
   type CanActivate,
   Controller,
+  DefaultValuePipe,
   Get,
   Header,
   Headers,
   HttpCode,
   Module,
   Param,
+  ParseBoolPipe,
+  ParseFloatPipe,
   ParseIntPipe,
+  ParseUUIDPipe,
   Patch,
   Post,
   Put,
@@ -489,5 +493,40 @@ describe("a global prefix", () => {
     const document = await fetchDocument(app.getUrl());
     await expectValidOpenApi(document);
     expect(Object.keys(document.paths).sort()).toEqual(["/api/v1/items", "/v1/items/health"]);
+  });
+});
+
+describe("parse pipes", () => {
+  const listen = appsClosedAfterEach();
+
+  @Controller("search")
+  class SearchController {
+    @Get(":id")
+    search(
+      @Param("id", ParseUUIDPipe) _id: string,
+      @Query("page", new DefaultValuePipe(1), ParseIntPipe) _page: number,
+      @Query("limit", ParseIntPipe) _limit: number,
+      @Query("min", ParseFloatPipe) _min: number,
+      @Query("exact", new ParseBoolPipe({ optional: true })) _exact?: boolean,
+    ) {
+      return [];
+    }
+  }
+
+  @Module({ controllers: [SearchController] })
+  class SearchModule {}
+
+  it("type the parameters they parse; a default makes one optional", async () => {
+    const app = await listen(SearchModule);
+    const document = await fetchDocument(app.getUrl());
+    await expectValidOpenApi(document);
+    expect(document.paths["/search/{id}"]?.get?.parameters).toEqual([
+      { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } },
+      { name: "page", in: "query", required: false, schema: { type: "integer", default: 1 } },
+      { name: "limit", in: "query", required: true, schema: { type: "integer" } },
+      { name: "min", in: "query", required: false, schema: { type: "number" } },
+      { name: "exact", in: "query", required: false, schema: { type: "boolean" } },
+    ]);
+    expect(document.paths["/search/{id}"]?.get?.responses["400"]).toBeDefined();
   });
 });
