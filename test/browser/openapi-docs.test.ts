@@ -49,7 +49,9 @@ describe("the demo's docs page in Chromium", () => {
     expect(response?.status()).toBe(200);
     // Scalar fetched /openapi.json and rendered the operations.
     await page.getByText("Strata social login demo").first().waitFor({ timeout: 30_000 });
+    // The operations render after the title: each is waited for, not counted at once.
     for (const text of ["Start signing in with a provider", "Complete signing in", "OAS 3.1.0"]) {
+      await page.getByText(text).first().waitFor({ timeout: 15_000 });
       expect(await page.getByText(text).count()).toBeGreaterThan(0);
     }
     // Blocked, and expected: a bundled library's feature test (`new Function("")` in a
