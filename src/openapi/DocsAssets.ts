@@ -14,8 +14,9 @@ export interface ScalarBundle {
 
 const require = createRequire(import.meta.url);
 
-/** What the bundle module starts with, in either build (checked at startup, read on first use). */
-const expectedStart = /exports\.javascript\s*=|export const javascript\s*=/;
+/** What the bundle module starts with, in its CommonJS and ES builds (checked at startup). */
+const commonJsStart = /exports\.javascript\s*=/;
+const esStart = /export const javascript\s*=/;
 
 /**
  * Finds Scalar's browser bundle (`@scalar/api-reference` standalone) where `@effect/platform`
@@ -41,9 +42,10 @@ export const scalarBundle: Effect.Effect<Effect.Effect<ScalarBundle>, StartupErr
         } finally {
           closeSync(fd);
         }
-        if (!expectedStart.test(head.toString("latin1")))
-          throw new Error(`${path} has another shape`);
-        return path;
+        const start = head.toString("latin1");
+        if (commonJsStart.test(start)) return { path, commonJs: true };
+        if (esStart.test(start)) return { path, commonJs: false };
+        throw new Error(`${path} has another shape`);
       },
       catch: (cause) =>
         new StartupError({
@@ -53,8 +55,12 @@ export const scalarBundle: Effect.Effect<Effect.Effect<ScalarBundle>, StartupErr
     });
     return yield* Effect.cached(
       Effect.promise(async () => {
-        const source = ((await import(pathToFileURL(file).href)) as { readonly javascript: string })
-          .javascript;
+        // `require` where node resolves it (the CommonJS build, also from Strata's own CommonJS
+        // build, where an `import()` becomes a `require`); `import()` for the ES build.
+        const module = (
+          file.commonJs ? require(file.path) : await import(pathToFileURL(file.path).href)
+        ) as { readonly javascript: string };
+        const source = module.javascript;
         const raw = new Uint8Array(Buffer.from(source, "utf8"));
         const zipped = await new Promise<Uint8Array>((resolve, reject) =>
           gzip(raw, (error, result) =>
