@@ -157,9 +157,10 @@ for (const line of output.split("\n")) {
 }
 problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 console.log(
-  `check-docs: ${modules.size} TypeScript blocks type-checked in ${files.length} files, ` +
-    `${optOuts.length} opted out${optOuts.length > 0 ? ":" : ""}`,
+  `check-docs: ${plural(modules.size, "TypeScript block")} type-checked in ` +
+    `${plural(files.length, "file")}, ${optOuts.length} opted out${optOuts.length > 0 ? ":" : ""}`,
 );
 for (const optOut of optOuts) console.log(`  ${optOut}`);
 if (problems.length > 0) {
