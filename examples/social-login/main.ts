@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { RateLimitMiddleware, RedisRateLimitStore, StrataApp } from "strata";
 import { DevIdentityProviderError, endpointsFor } from "strata/devidp";
+import { servedBy } from "../cluster/servedBy.js";
 import { sharedDevClients } from "../cluster/sharedDevClients.js";
 import { createAppModule } from "./app.js";
 import {
@@ -16,7 +17,8 @@ import {
  * Several instances (`scripts/cluster.sh`, docs/deployment.md): `DEV_IDP_URL` names the one
  * development identity provider they share; `REDIS_URL` shares OAuth transactions and the
  * rate limit of `/auth` (`RATE_LIMIT_MAX` per minute); `TRUST_PROXY` is the number of proxies
- * in front (`1`) or their addresses, comma-separated.
+ * in front (`1`) or their addresses, comma-separated; `STRATA_INSTANCE` names this instance in
+ * an `X-Strata-Instance` response header.
  */
 const sharedProviders = (env: NodeJS.ProcessEnv, url: string): DemoProviders => {
   const real = providersFromEnv(env);
@@ -28,12 +30,12 @@ const sharedProviders = (env: NodeJS.ProcessEnv, url: string): DemoProviders => 
   return { providers: { ...real, ...shared }, development };
 };
 const devIdpUrl = process.env.DEV_IDP_URL;
-const redis =
-  process.env.REDIS_URL === undefined
-    ? undefined
-    : (({ hostname, port }) => ({ host: hostname, port: Number(port || 6379) }))(
-        new URL(process.env.REDIS_URL),
-      );
+/** ioredis options from a `redis://host:port` URL. */
+const redisOptions = (url: string) => {
+  const { hostname, port } = new URL(url);
+  return { host: hostname, port: Number(port === "" ? 6379 : port) };
+};
+const redis = process.env.REDIS_URL === undefined ? undefined : redisOptions(process.env.REDIS_URL);
 const trustProxy =
   process.env.TRUST_PROXY === undefined
     ? false
@@ -43,11 +45,6 @@ const trustProxy =
 
 const port = Number(process.env.PORT ?? 3000);
 
-/** ioredis options from a `redis://host:port` URL (default: a local Redis). */
-const redisOptions = (url = "redis://127.0.0.1:6379") => {
-  const { hostname, port } = new URL(url);
-  return { host: hostname, port: Number(port === "" ? 6379 : port) };
-};
 const { providers, development, idp } = await (devIdpUrl === undefined
   ? demoProviders(process.env)
   : Promise.resolve().then(() => sharedProviders(process.env, devIdpUrl))
@@ -58,17 +55,19 @@ const { providers, development, idp } = await (devIdpUrl === undefined
   console.error(`social-login: ${error.message}`);
   process.exit(1);
 });
+// The development identity provider: shared by every instance (DEV_IDP_URL) or this process's own.
+const idpUrl = devIdpUrl ?? idp?.url;
 
 const app = new StrataApp(
   createAppModule({
     providers,
     development,
-    imageOrigins: devIdpUrl !== undefined ? [devIdpUrl] : idp === undefined ? [] : [idp.url],
+    imageOrigins: idpUrl === undefined ? [] : [idpUrl],
     // Set SESSION_SECRET to keep sessions across restarts; SESSION_STORE=redis (with
     // REDIS_URL) keeps them in Redis, where signing out kills every copy of the cookie.
     sessionSecret: process.env.SESSION_SECRET ?? randomBytes(32).toString("base64url"),
     ...(process.env.SESSION_STORE === "redis"
-      ? { sessionStore: { redis: redisOptions(process.env.REDIS_URL) } }
+      ? { sessionStore: { redis: redis ?? redisOptions("redis://127.0.0.1:6379") } }
       : {}),
     // One process, so a per-process key is enough; set OAUTH_SEALING_KEY to survive restarts.
     sealingKey: process.env.OAUTH_SEALING_KEY ?? randomBytes(32).toString("base64url"),
@@ -77,6 +76,8 @@ const app = new StrataApp(
   // The API's OpenAPI document at /openapi.json, its docs page at /docs.
   { openapi: { info: { title: "Strata social login demo", version: "1.0.0" } } },
 );
+// Several instances or workers name themselves in `X-Strata-Instance`.
+if (process.env.STRATA_INSTANCE !== undefined) app.use(servedBy(process.env.STRATA_INSTANCE));
 if (redis !== undefined) {
   app.use(
     "/auth",
@@ -93,6 +94,6 @@ console.log(`social-login: open http://localhost:${port}`);
 for (const name of development) {
   const env = name.toUpperCase();
   console.log(
-    `  ${name}: development identity provider at ${idp?.url} (set ${env}_CLIENT_ID and ${env}_CLIENT_SECRET for the real one)`,
+    `  ${name}: development identity provider at ${idpUrl} (set ${env}_CLIENT_ID and ${env}_CLIENT_SECRET for the real one)`,
   );
 }
