@@ -44,6 +44,12 @@ export {
   StrataApp,
   type StrataAppOptions,
 } from "./core/StrataApp.js";
+/**
+ * The Effect face's server: `serve` runs `HttpLayerRouter` routes (and a compiled `StrataApp`) on
+ * Strata's fast Node server, `layerNode` listens.
+ *
+ * @since 0.1.0
+ */
 export * as StrataServer from "./core/StrataServer.js";
 export { type JsonResponseOptions, jsonResponse } from "./core/TextResponse.js";
 export { Catch } from "./decorators/Catch.js";
@@ -111,6 +117,12 @@ export type {
   OnApplicationShutdown,
 } from "./lifecycle/ApplicationHooks.js";
 export type { HealthOptions } from "./lifecycle/Health.js";
+/**
+ * Liveness and readiness probe routes (`/health` and `/ready` by default) for the Effect face,
+ * answered from the app's `HealthCheck`s.
+ *
+ * @since 0.1.0
+ */
 export * as Health from "./lifecycle/Health.js";
 export {
   DEFAULT_CHECK_TIMEOUT,
@@ -125,8 +137,20 @@ export { HealthPaths } from "./lifecycle/HealthPaths.js";
 export type { OnModuleDestroy, OnModuleInit } from "./lifecycle/LifecycleHooks.js";
 export { OperationsModule } from "./lifecycle/OperationsModule.js";
 export { type ShutdownHandler, ShutdownManager } from "./lifecycle/ShutdownManager.js";
+/**
+ * CORS middleware: answers preflight requests and adds the `Access-Control-*` headers that
+ * `CorsOptions` allow.
+ *
+ * @since 0.1.0
+ */
 export * as Cors from "./middleware/Cors.js";
 export { CorsMiddleware, type CorsOptions } from "./middleware/Cors.js";
+/**
+ * CSRF protection middleware: a signed double-submit token bound to the client; a request other
+ * than `GET`, `HEAD` or `OPTIONS` without it in `x-csrf-token` is refused with 403.
+ *
+ * @since 0.1.0
+ */
 export * as Csrf from "./middleware/Csrf.js";
 export { CsrfMiddleware, type CsrfOptions } from "./middleware/Csrf.js";
 export { EffectMiddleware } from "./middleware/EffectMiddleware.js";
@@ -134,8 +158,25 @@ export {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "./middleware/GlobalMiddlewareManager.js";
+/**
+ * The in-process `RateLimitStore`: counters in memory, for one instance.
+ *
+ * @since 0.1.0
+ */
 export * as MemoryRateLimitStore from "./middleware/MemoryRateLimitStore.js";
+/**
+ * Helpers to write, compose and scope Effect-face middleware (`HttpMiddleware`) without spelling
+ * out their generic signatures.
+ *
+ * @since 0.1.0
+ */
 export * as Middleware from "./middleware/Middleware.js";
+/**
+ * Rate-limiting middleware: a fixed window of requests per client, counted in a `RateLimitStore`;
+ * 429 past the limit.
+ *
+ * @since 0.1.0
+ */
 export * as RateLimit from "./middleware/RateLimit.js";
 export {
   DEFAULT_RATE_LIMIT,
@@ -149,11 +190,34 @@ export {
   type WindowCount,
 } from "./middleware/RateLimitStore.js";
 export type { RedisRateLimitStoreOptions } from "./middleware/RedisRateLimitStore.js";
+/**
+ * A `RateLimitStore` in Redis, shared by every instance of a scaled-out app.
+ *
+ * @since 0.1.0
+ */
 export * as RedisRateLimitStore from "./middleware/RedisRateLimitStore.js";
 export type { TrustProxy } from "./middleware/RequestInfo.js";
+/**
+ * What middleware read of a request: its canonical path, path-prefix matching, the client's
+ * address and scheme behind trusted proxies.
+ *
+ * @since 0.1.0
+ */
 export * as RequestInfo from "./middleware/RequestInfo.js";
+/**
+ * Request logging middleware: one log line per request (method, path without query, status,
+ * duration).
+ *
+ * @since 0.1.0
+ */
 export * as RequestLogger from "./middleware/RequestLogger.js";
 export { LoggerMiddleware, type LoggerOptions } from "./middleware/RequestLogger.js";
+/**
+ * Security headers middleware: Content-Security-Policy, HSTS, `X-Content-Type-Options` and related
+ * headers on every response.
+ *
+ * @since 0.1.0
+ */
 export * as SecurityHeaders from "./middleware/SecurityHeaders.js";
 export {
   DEFAULT_CONTENT_SECURITY_POLICY,
@@ -167,6 +231,12 @@ export {
   type MiddlewareNext,
   type StrataMiddleware,
 } from "./middleware/StrataMiddleware.js";
+/**
+ * Request timeout middleware: a request whose response is not ready in time is interrupted and
+ * answered 408.
+ *
+ * @since 0.1.0
+ */
 export * as Timeout from "./middleware/Timeout.js";
 export { DEFAULT_TIMEOUT, TimeoutMiddleware, type TimeoutOptions } from "./middleware/Timeout.js";
 export { applyDecorators } from "./nest/applyDecorators.js";
@@ -268,7 +338,19 @@ export {
 export { ApiBearerAuth, ApiSecurity } from "./openapi/ApiSecurity.js";
 export { ApiTags } from "./openapi/ApiTags.js";
 export { ErrorBodySchema, ValidationErrorBodySchema } from "./openapi/ErrorBodies.js";
+/**
+ * The Effect face's OpenAPI document and docs page: one document built from `HttpApi`s, served
+ * with a rendered page.
+ *
+ * @since 0.1.0
+ */
 export * as OpenApiDocs from "./openapi/OpenApiDocs.js";
+/**
+ * The types of an OpenAPI 3.1 document as Strata builds it (operations, parameters, responses,
+ * security schemes).
+ *
+ * @since 0.1.0
+ */
 export type * as OpenApiDocument from "./openapi/OpenApiDocument.js";
 export {
   DEFAULT_DOCS_PATH,
@@ -289,6 +371,12 @@ export type {
   ExecutionContext,
   HttpArgumentsHost,
 } from "./pipeline/ExecutionContext.js";
+/**
+ * Guards on the Effect face: `guard` runs a check before a handler, `authenticate` provides the
+ * `CurrentUser`.
+ *
+ * @since 0.1.0
+ */
 export * as Guards from "./pipeline/Guards.js";
 export {
   type CallHandler,
@@ -296,10 +384,27 @@ export {
   type InterceptorLike,
   type RxObservable,
 } from "./pipeline/Interceptor.js";
+/**
+ * Multipart uploads within limits: `read` and `readUpload` stream a `multipart/form-data` body
+ * into fields and files.
+ *
+ * @since 0.1.0
+ */
 export * as Uploads from "./pipeline/Uploads.js";
 export { DEFAULT_UPLOAD_LIMITS, type Upload, type UploadLimits } from "./pipeline/Uploads.js";
 export type { DtoSchema, ValidationOptions } from "./pipeline/Validation.js";
+/**
+ * Schema validation of a request's body, query and path parameters on the Effect face, answering
+ * 400 in the standard error shape.
+ *
+ * @since 0.1.0
+ */
 export * as Validation from "./pipeline/Validation.js";
+/**
+ * API versioning on the Effect face: routes by version from the URI, a header or the media type.
+ *
+ * @since 0.1.0
+ */
 export * as Versioning from "./pipeline/Versioning.js";
 export {
   VERSION_NEUTRAL,

@@ -5,15 +5,18 @@
 // dist-docs/examples as files that import "strata", "strata/oauth", ... and checked by the
 // project's own `tsc` (TypeScript 7) with the project's compiler options.
 //
-// TypeDoc itself runs on TypeScript 5.9 (the npm alias `typescript-5`, see typescript-5-hooks.mjs).
+// TypeDoc runs on TypeScript 5.9 (it needs the JavaScript compiler API, which TypeScript 7 no
+// longer ships), both installed here apart from the project (scripts/api-docs/package.json), on
+// first use and whenever the lockfile changes: as an alias in the project's own dependencies,
+// TypeScript 5.9's `tsc` bin would replace TypeScript 7's in node_modules/.bin.
 // Options: typedoc.json at the repository root; the entry points come from package.json.
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { register } from "node:module";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
-register("./typescript-5-hooks.mjs", import.meta.url);
+const toolDir = import.meta.dirname;
+installTool();
 const { Application, ReflectionKind, TSConfigReader, TypeDocReader } = await import("typedoc");
 
 const root = join(import.meta.dirname, "..", "..");
@@ -28,6 +31,9 @@ const app = await Application.bootstrapWithPlugins({ entryPoints }, [
   new TypeDocReader(),
   new TSConfigReader(),
 ]);
+// `@ts-ignore` ends the comment of a type kept in the .d.ts (Interceptor.ts): a known tag, not shown.
+for (const option of ["blockTags", "excludeTags"])
+  app.options.setValue(option, [...app.options.getValue(option), "@ts-ignore"]);
 const project = await app.convert();
 if (project === undefined) fail("TypeDoc could not convert the project");
 app.validate(project);
@@ -90,6 +96,21 @@ function checkExamples(examples) {
     return false;
   }
   return true;
+}
+
+/** `npm ci` in scripts/api-docs unless its node_modules already match its lockfile. */
+function installTool() {
+  const lock = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).packages : {});
+  const wanted = lock(join(toolDir, "package-lock.json"));
+  const installed = lock(join(toolDir, "node_modules", ".package-lock.json"));
+  const current = Object.entries(wanted).every(
+    ([path, entry]) => path === "" || installed[path]?.version === entry.version,
+  );
+  if (current) return;
+  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: toolDir,
+    stdio: "inherit",
+  });
 }
 
 function fail(message) {

@@ -42,6 +42,18 @@ export type {
   RefreshProviderToken,
 } from "./AccountsOptions.js";
 export { AccountsService, type ClassicTokens } from "./AccountsService.js";
+/**
+ * The in-process `AccountStore`: users and their linked provider accounts in memory (development
+ * and tests).
+ *
+ * @since 0.1.0
+ */
 export * as MemoryAccountStore from "./MemoryAccountStore.js";
 export type { PgAccountStoreOptions, SqliteAccountStoreOptions } from "./SqlAccountStore.js";
+/**
+ * An `AccountStore` in SQL (`@effect/sql`): SQLite through `sqlite`, PostgreSQL through `pg`, or
+ * any `SqlClient` through `layer`.
+ *
+ * @since 0.1.0
+ */
 export * as SqlAccountStore from "./SqlAccountStore.js";

@@ -78,6 +78,10 @@ const runDue = (store: RequestStore): Effect.Effect<void, unknown> =>
 
 /** The resolved providers of an app: every binding, and those visible from the root module. */
 export interface Injector {
+  /**
+   * How a provider is obtained: its singleton instance, or the maker of its request-scoped or
+   * transient instances.
+   */
   readonly binding: (node: ProviderNode) => Binding;
   /** Obtains a provider's instance: a singleton directly, others through their maker. */
   readonly instance: (

@@ -13,6 +13,7 @@ import { StartupError } from "../di/StartupError.js";
  * @category lifecycle
  */
 export interface OnApplicationBootstrap {
+  /** The hook: runs once the app is initialised, before the port opens. */
   onApplicationBootstrap(): void | Promise<void> | Effect.Effect<void, unknown>;
 }
 
@@ -25,6 +26,7 @@ export interface OnApplicationBootstrap {
  * @category lifecycle
  */
 export interface BeforeApplicationShutdown {
+  /** The hook: `signal` stopped the app (`undefined` for `app.close()`). */
   beforeApplicationShutdown(signal?: string): void | Promise<void> | Effect.Effect<void, unknown>;
 }
 
@@ -37,6 +39,7 @@ export interface BeforeApplicationShutdown {
  * @category lifecycle
  */
 export interface OnApplicationShutdown {
+  /** The hook: `signal` stopped the app (`undefined` for `app.close()`). */
   onApplicationShutdown(signal?: string): void | Promise<void> | Effect.Effect<void, unknown>;
 }
 

@@ -36,11 +36,14 @@ export type HealthCheckOutcome = boolean | HealthReport | void;
  * @category lifecycle
  */
 export interface HealthCheck {
+  /** The check's name in the readiness response. */
   readonly name: string;
+  /** Answers whether the dependency is up. */
   readonly check: () =>
     | HealthCheckOutcome
     | Promise<HealthCheckOutcome>
     | Effect.Effect<HealthCheckOutcome, unknown>;
+  /** Milliseconds before the check counts as down (default 5 000). */
   readonly timeout?: number;
 }
 

@@ -10,6 +10,7 @@ import type * as Effect from "effect/Effect";
  * @category lifecycle
  */
 export interface OnModuleInit {
+  /** The hook: runs once the provider's dependencies are ready. */
   onModuleInit(): void | Promise<void> | Effect.Effect<void, unknown>;
 }
 
@@ -23,5 +24,6 @@ export interface OnModuleInit {
  * @category lifecycle
  */
 export interface OnModuleDestroy {
+  /** The hook: runs when the provider is released (at shutdown, or after its request). */
   onModuleDestroy(): void | Promise<void> | Effect.Effect<void, unknown>;
 }

@@ -18,6 +18,13 @@ export { clientAddress, isHttps, type TrustProxy } from "./TrustProxy.js";
 export const requestPath = (request: HttpServerRequest.HttpServerRequest): string =>
   targetPath(request.originalUrl);
 
+/**
+ * A path prefix in the form {@link prefixMatcher} compares: a leading `/`, no trailing `/` (`""`
+ * and `"/"` are `/`).
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
 export const normalizePrefix = (prefix: string): string => {
   const trimmed = prefix.replace(/\/+$/, "");
   if (trimmed === "") return "/";

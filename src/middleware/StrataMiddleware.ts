@@ -63,6 +63,7 @@ export type MiddlewareNext = () => Promise<void>;
  * @category middleware
  */
 export interface StrataMiddleware {
+  /** Handles the request: call `next()` to go on to the handler, or answer without calling it. */
   use(context: MiddlewareContext, next: MiddlewareNext): unknown;
 }
 

@@ -133,7 +133,7 @@ const isTrusted = (trusted: BlockList, address: string) => {
 /**
  * The client's address: the socket's peer, unless `trustProxy` says which `X-Forwarded-For`
  * entry to believe (see {@link TrustProxy}). `"unknown"` when there is no address at all (a
- * Unix socket). Give it the option parsed by {@link make}; a raw list is parsed on first use.
+ * Unix socket). Give it the option parsed by `TrustProxy.make`; a raw list is parsed on first use.
  *
  * @since 0.1.0
  * @category middleware

@@ -11,11 +11,17 @@ export type NestLogLevel = "log" | "error" | "warn" | "debug" | "verbose" | "fat
  * @category logging
  */
 export interface LoggerService {
+  /** An informational message. */
   log(message: unknown, ...optionalParams: ReadonlyArray<unknown>): unknown;
+  /** An error: `error(message, stack?, context?)`. */
   error(message: unknown, ...optionalParams: ReadonlyArray<unknown>): unknown;
+  /** A warning. */
   warn(message: unknown, ...optionalParams: ReadonlyArray<unknown>): unknown;
+  /** A debug message. */
   debug?(message: unknown, ...optionalParams: ReadonlyArray<unknown>): unknown;
+  /** A verbose message. */
   verbose?(message: unknown, ...optionalParams: ReadonlyArray<unknown>): unknown;
+  /** A fatal error. */
   fatal?(message: unknown, ...optionalParams: ReadonlyArray<unknown>): unknown;
 }
 
@@ -94,21 +100,27 @@ export class Logger implements LoggerService {
     }
   }
 
+  /** Logs an informational message through the global logger (no context). */
   static log(message: unknown, ...optionalParams: ReadonlyArray<unknown>): void {
     write("log", message, optionalParams, undefined);
   }
+  /** Logs an error through the global logger: `error(message, stack?, context?)`. */
   static error(message: unknown, ...optionalParams: ReadonlyArray<unknown>): void {
     write("error", message, optionalParams, undefined);
   }
+  /** Logs a warning through the global logger. */
   static warn(message: unknown, ...optionalParams: ReadonlyArray<unknown>): void {
     write("warn", message, optionalParams, undefined);
   }
+  /** Logs a debug message through the global logger (Effect's `Debug`). */
   static debug(message: unknown, ...optionalParams: ReadonlyArray<unknown>): void {
     write("debug", message, optionalParams, undefined);
   }
+  /** Logs a verbose message through the global logger (Effect's `Trace`). */
   static verbose(message: unknown, ...optionalParams: ReadonlyArray<unknown>): void {
     write("verbose", message, optionalParams, undefined);
   }
+  /** Logs a fatal error through the global logger. */
   static fatal(message: unknown, ...optionalParams: ReadonlyArray<unknown>): void {
     write("fatal", message, optionalParams, undefined);
   }

@@ -9,6 +9,7 @@ export type MaxFileSizeValidatorOptions = {
   readonly errorMessage?:
     | string
     | ((context: FileValidatorContext<{ readonly maxSize: number }>) => string);
+  /** The message instead of NestJS's default, NestJS's older option (`errorMessage` wins). */
   readonly message?: string | ((maxSize: number) => string);
 };
 

@@ -83,6 +83,10 @@ interface Binding {
  * @category middleware
  */
 export interface MiddlewareConsumer {
+  /**
+   * Starts a binding of these middleware; `forRoutes` (and `exclude`) on the result says where they
+   * run.
+   */
   apply(...middleware: ReadonlyArray<NestMiddlewareLike>): MiddlewareConfigProxy;
 }
 

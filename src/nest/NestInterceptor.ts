@@ -11,6 +11,7 @@ import type { CallHandler, RxObservable } from "../pipeline/Interceptor.js";
  * @category pipeline
  */
 export interface NestInterceptor<T = unknown, R = unknown> {
+  /** Wraps the handler: `next.handle()` runs it, as an rxjs Observable of its result. */
   intercept(
     context: ExecutionContext,
     next: CallHandler<T>,

@@ -50,6 +50,7 @@ export interface NestMiddlewareResponse {
  * @category middleware
  */
 export interface NestMiddleware {
+  /** Handles the request NestJS's way: `(req, res, next)`, calling `next()` to go on. */
   use(
     req: NestMiddlewareRequest,
     res: NestMiddlewareResponse,

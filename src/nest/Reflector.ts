@@ -9,7 +9,9 @@ import { type CustomDecorator, SetMetadata } from "./SetMetadata.js";
  * @category metadata
  */
 export interface CreateDecoratorOptions<TParam = unknown, TTransformed = TParam> {
+  /** The metadata key (default: a fresh unique one). */
   readonly key?: string;
+  /** Transforms the decorator's argument before it is recorded. */
   readonly transform?: (value: TParam) => TTransformed;
 }
 

@@ -7,6 +7,7 @@
  * @category dependency injection
  */
 export interface ForwardReference<T = unknown> {
+  /** Returns the class or token, read only when it is needed (after every module has loaded). */
   readonly forwardRef: () => T;
 }
 

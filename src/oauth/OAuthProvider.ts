@@ -72,7 +72,9 @@ export interface OAuthProviderService {
    * `authorization_response_iss_parameter_supported`): a callback without one is refused.
    */
   readonly requiresIssuer?: boolean;
+  /** The provider's authorization URL for this sign-in (state, PKCE challenge, nonce, scopes). */
   readonly authorizationUrl: (request: AuthorizationRequest) => Effect.Effect<URL>;
+  /** Exchanges the callback's code (with the PKCE verifier) for the provider's tokens. */
   readonly exchangeCode: (exchange: CodeExchange) => Effect.Effect<OAuthTokens, TokenError>;
   /** Present when the provider issues refresh tokens. */
   readonly refreshToken?: (

@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer";
  * @category randomness
  */
 export interface SecureRandomService {
+  /** `length` random bytes. */
   readonly bytes: (length: number) => Effect.Effect<Uint8Array>;
 }
 

@@ -38,6 +38,7 @@ export class TransactionStoreError
   }>
   implements Respondable.Respondable
 {
+  /** The response this failure answers: 503 `transaction_store_unavailable`. */
   [Respondable.symbol]() {
     return Effect.succeed(storeUnavailable);
   }

@@ -76,6 +76,12 @@ export type {
   OAuthRoutesSession,
   OAuthSuccessHandler,
 } from "./OAuthRoutes.js";
+/**
+ * The Effect face's social-login routes (`/login/:provider`, the callback, the session routes) as
+ * `HttpLayerRouter` routes, and their `HttpApi` description.
+ *
+ * @since 0.1.0
+ */
 export * as OAuthRoutes from "./OAuthRoutes.js";
 export { OAuthRuntime } from "./OAuthRuntime.js";
 export { type AuthorizationResult, OAuthService, type RefreshedTokens } from "./OAuthService.js";
@@ -93,14 +99,51 @@ export {
   resolveEndpoints,
   validateEndpoint,
 } from "./ProviderEndpoints.js";
+/**
+ * Sign in with Facebook: the provider's endpoints and its `OAuthProvider` layer.
+ *
+ * @since 0.1.0
+ */
 export * as FacebookProvider from "./providers/facebook.js";
+/**
+ * Sign in with GitHub: the provider's endpoints and its `OAuthProvider` layer.
+ *
+ * @since 0.1.0
+ */
 export * as GitHubProvider from "./providers/github.js";
+/**
+ * Sign in with Google (OpenID Connect): the provider's endpoints and its `OAuthProvider` layer.
+ *
+ * @since 0.1.0
+ */
 export * as GoogleProvider from "./providers/google.js";
+/**
+ * Sign in with Microsoft (Entra ID, OpenID Connect): the provider's endpoints and its
+ * `OAuthProvider` layer.
+ *
+ * @since 0.1.0
+ */
 export * as MicrosoftProvider from "./providers/microsoft.js";
+/**
+ * Sign in with any OpenID Connect provider, from its issuer's discovery document.
+ *
+ * @since 0.1.0
+ */
 export * as OidcProvider from "./providers/oidc.js";
+/**
+ * Sign in with X (Twitter): the provider's endpoints and its `OAuthProvider` layer.
+ *
+ * @since 0.1.0
+ */
 export * as TwitterProvider from "./providers/twitter.js";
 export { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
 export type { RedisTransactionStoreOptions } from "./RedisTransactionStore.js";
+/**
+ * A `TransactionStore` in Redis: sign-in transactions shared by every instance of a scaled-out
+ * app.
+ *
+ * @since 0.1.0
+ */
 export * as RedisTransactionStore from "./RedisTransactionStore.js";
 export {
   randomToken,

@@ -25,6 +25,10 @@ import type { RxObservable } from "./Interceptor.js";
  * @category pipeline
  */
 export interface CanActivate {
+  /**
+   * `true` lets the request through, `false` answers 403; a thrown or failed `HttpError` answers as
+   * itself.
+   */
   canActivate(
     context: ExecutionContext,
   ): boolean | Promise<boolean> | Effect.Effect<boolean, unknown> | RxObservable<boolean>;

@@ -17,6 +17,7 @@ import type { ArgumentsHost } from "./ExecutionContext.js";
  * @category pipeline
  */
 export interface ExceptionFilter<T = unknown> {
+  /** Handles the failure `exception`: answers the request through `host.switchToHttp()`. */
   catch(exception: T, host: ArgumentsHost): void | Promise<void> | Effect.Effect<void, unknown>;
 }
 

@@ -26,6 +26,7 @@ export interface HttpArgumentsHost {
  * @category pipeline
  */
 export interface ArgumentsHost {
+  /** The HTTP view of the request: its request and response objects. */
   switchToHttp(): HttpArgumentsHost;
   /** Always `"http"`: the only transport Strata serves. */
   getType(): "http";
@@ -45,6 +46,8 @@ export interface ArgumentsHost {
  * @category pipeline
  */
 export interface ExecutionContext extends ArgumentsHost, RequestContext {
+  /** The controller class of the handler being run. */
   getClass(): Function;
+  /** The handler (the controller's method) being run. */
   getHandler(): Function;
 }

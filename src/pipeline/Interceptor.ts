@@ -1,16 +1,16 @@
 import type { Type } from "../di/Token.js";
 import type { ExecutionContext } from "./ExecutionContext.js";
 
+// biome-ignore-start lint/suspicious/noTsIgnore: kept in the .d.ts, where a missing optional rxjs must not fail
 /**
  * An rxjs `Observable` of `T`. rxjs is an optional peer dependency: where it is not installed,
  * this type is `any` (and `handle()` says at run time that rxjs is needed).
  *
  * @since 0.1.0
  * @category pipeline
- */
-// biome-ignore lint/suspicious/noTsIgnore: kept in the .d.ts, where a missing optional rxjs must not fail
-/** @ts-ignore rxjs is an optional peer dependency: without it this type is `any` */
+ * @ts-ignore rxjs is an optional peer dependency: without it this type is `any` */
 export type RxObservable<T> = import("rxjs").Observable<T>;
+// biome-ignore-end lint/suspicious/noTsIgnore: the type above
 
 /**
  * Runs the rest of the pipeline (inner interceptors, pipes and the handler), once per call.
@@ -25,6 +25,7 @@ export type RxObservable<T> = import("rxjs").Observable<T>;
  */
 export interface CallHandler<T = unknown> {
   (): Promise<T>;
+  /** NestJS's form of `next()`: a cold rxjs Observable of the handler's result (needs rxjs). */
   handle(): RxObservable<T>;
 }
 
@@ -52,6 +53,9 @@ export interface CallHandler<T = unknown> {
  * @category pipeline
  */
 export abstract class Interceptor {
+  /**
+   * Wraps the rest of the pipeline: `next()` runs it; what this returns is what the route answers.
+   */
   abstract intercept(context: ExecutionContext, next: CallHandler): unknown;
 }
 

@@ -41,6 +41,10 @@ export interface PipeContext extends RequestContext, ArgumentMetadata {}
  * @category pipes
  */
 export abstract class PipeTransform<In = unknown, Out = unknown> {
+  /**
+   * Transforms or validates one handler argument: the value it returns is what the handler
+   * receives; a thrown or failed `HttpError` answers as itself.
+   */
   abstract transform(
     value: In,
     context: PipeContext,

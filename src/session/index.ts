@@ -9,6 +9,12 @@
 import "../decorators/reflectMetadata.js";
 
 export type { CookieSessionStoreOptions } from "./CookieSessionStore.js";
+/**
+ * A `SessionStore` that keeps the session in the cookie itself, sealed (encrypted and signed): no
+ * server-side storage.
+ *
+ * @since 0.1.0
+ */
 export * as CookieSessionStore from "./CookieSessionStore.js";
 export {
   CurrentUser,
@@ -17,8 +23,18 @@ export {
   OptionalCurrentUserPipe,
 } from "./CurrentUser.js";
 export type { MemorySessionStoreOptions } from "./MemorySessionStore.js";
+/**
+ * The in-process `SessionStore`: sessions in memory, for one instance (development and tests).
+ *
+ * @since 0.1.0
+ */
 export * as MemorySessionStore from "./MemorySessionStore.js";
 export type { RedisSessionStoreOptions } from "./RedisSessionStore.js";
+/**
+ * A `SessionStore` in Redis, shared by every instance of a scaled-out app.
+ *
+ * @since 0.1.0
+ */
 export * as RedisSessionStore from "./RedisSessionStore.js";
 export { Session, type SessionApi, type SessionTag } from "./Session.js";
 export { DEFAULT_COOKIE_NAME } from "./SessionCookie.js";
@@ -37,4 +53,9 @@ export {
   SessionStoreError,
   type SessionStoreService,
 } from "./SessionStore.js";
+/**
+ * A `Session` for tests: signed in as the given user, or signed out, without cookies.
+ *
+ * @since 0.1.0
+ */
 export * as TestSession from "./TestSession.js";

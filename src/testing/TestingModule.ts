@@ -95,7 +95,9 @@ export class TestingModuleBuilder {
 export interface OverrideBy<T> {
   /** A test double: only the members the test exercises are needed. */
   useValue(value: T | Partial<T>): TestingModuleBuilder;
+  /** A class the module instantiates (with its own dependencies) in place of the provider. */
   useClass(cls: Type<T>): TestingModuleBuilder;
+  /** A factory, with the tokens it injects, in place of the provider. */
   useFactory(options: {
     readonly factory: NonNullable<Provider<T>["useFactory"]>;
     readonly inject?: ReadonlyArray<InjectionToken>;

@@ -7,8 +7,19 @@
  */
 import "../decorators/reflectMetadata.js";
 
+/**
+ * A `Session` for tests: signed in as the given user, or signed out, without cookies.
+ *
+ * @since 0.1.0
+ */
 export * as TestSession from "../session/TestSession.js";
 export type { MockFailure, MockProviderOptions } from "./MockProvider.js";
+/**
+ * Mocked OAuth providers for tests: sign-in flows that succeed with a given profile, or fail at a
+ * chosen step, without network.
+ *
+ * @since 0.1.0
+ */
 export * as MockProvider from "./MockProvider.js";
 export {
   request,
