@@ -27,5 +27,6 @@ import type { ProviderName } from "./SupportedProvider.js";
  * @category classic
  */
 export interface OAuthCallbackHandler<T = unknown> {
+  /** Handles a successful sign-in: what it returns is what the callback route answers. */
   handle(result: OAuthCallbackResult, provider: ProviderName): T | Promise<T>;
 }
