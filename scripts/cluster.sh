@@ -39,10 +39,19 @@ port_free() { ! (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
 
 alive() { [[ -f $STATE/$1.pid ]] && kill -0 "$(cat "$STATE/$1.pid" 2>/dev/null)" 2>/dev/null; }
 
-# Waits (up to $2 s) until `curl` of $1 answers 200.
+# Waits (up to $2 s) until `curl` of $1 answers 200; gives up at once, showing the end of its
+# log, when process $3 (a pid file's name) has exited.
 wait_ok() {
-  local url=$1 deadline=$((SECONDS + ${2:-30}))
+  local url=$1 deadline=$((SECONDS + ${2:-30})) name=${3:-}
   until curl -fsS -o /dev/null --max-time 2 "$url" 2>/dev/null; do
+    if [[ -n $name ]] && ! alive "$name"; then
+      log "$name exited before answering $url; the end of $STATE/$name.log:"
+      # Since the last start only (logs are appended to).
+      awk '/^--- cluster.sh: started/ { out = "" } { out = out $0 "\n" } END { printf "%s", out }' \
+        "$STATE/$name.log" | tail -n 20 >&2 || true
+      log "(scripts/cluster.sh down stops what did start)"
+      return 1
+    fi
     ((SECONDS < deadline)) || { log "no answer from $url"; return 1; }
     sleep 0.2
   done
@@ -73,6 +82,7 @@ instance_env() {
 start_instance() {
   local n=$1
   alive "app$n" && return 0
+  echo "--- cluster.sh: started $(date -u +%FT%TZ)" >>"$STATE/app$n.log"
   # shellcheck disable=SC2046
   env $(instance_env "$n") nohup node --conditions=strata-source --import ./scripts/register.mjs \
     examples/social-login/main.ts >>"$STATE/app$n.log" 2>&1 &
@@ -175,7 +185,7 @@ up() {
   for n in $(seq "$INSTANCES"); do start_instance "$n"; done
   write_nginx_conf
   alive nginx || "$(nginx_bin)" -p "$STATE" -c "$STATE/nginx.conf" -e "$STATE/nginx-error.log"
-  for n in $(seq "$INSTANCES"); do wait_ok "http://$HOST:$((BASE + n))/ready" 240; done
+  for n in $(seq "$INSTANCES"); do wait_ok "http://$HOST:$((BASE + n))/ready" 240 "app$n"; done
   wait_ok "http://$HOST:$NGINX_PORT/ready" 10
   log "up: http://$HOST:$NGINX_PORT (instances on $((BASE + 1))-$((BASE + INSTANCES)), redis $REDIS_PORT)"
 }
@@ -200,7 +210,7 @@ case ${1:-} in
   up) up ;;
   down) down ;;
   status) for name in redis idp app1 app2 app3 nginx; do alive "$name" && echo "$name up" || echo "$name down"; done ;;
-  start) start_instance "$2"; wait_ok "http://$HOST:$((BASE + $2))/ready" 240 ;;
+  start) start_instance "$2"; wait_ok "http://$HOST:$((BASE + $2))/ready" 240 "app$2" ;;
   stop) stop_pid "app$2" "${3:-TERM}" ;;
   redis-start) start_redis ;;
   redis-stop) stop_pid redis ;;
