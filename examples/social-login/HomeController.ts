@@ -1,9 +1,12 @@
-// `GET /`: the sign-in buttons, or the signed-in user (the session, read by `@CurrentUser`).
-// Signing out is the built-in `POST /auth/logout`, a form on the page.
+// `GET /`: the sign-in buttons, or the signed-in user (the session, read by `@CurrentUser`)
+// with the provider accounts linked to them (read from Accounts) and a button to link each
+// other provider. Signing out is the built-in `POST /auth/logout`, a form on the page.
 import { Controller, Get, Inject, Query } from "strata";
+import { AccountsService } from "strata/accounts";
 import { CurrentUser } from "strata/session";
+import type { AppUser } from "./AppUser.js";
 import { type ProviderButton, signedInPage, signedOutPage } from "./HomePage.js";
-import type { AppUser } from "./UsersService.js";
+import type { SignedInUser } from "./MeController.js";
 
 /** What the home page shows: the providers, and the origins pictures may come from. */
 export interface HomeOptions {
@@ -16,19 +19,21 @@ export const HOME_OPTIONS = Symbol("HOME_OPTIONS");
 
 @Controller()
 export class HomeController {
-  constructor(@Inject(HOME_OPTIONS) private readonly options: HomeOptions) {}
+  constructor(
+    @Inject(HOME_OPTIONS) private readonly options: HomeOptions,
+    @Inject(AccountsService) private readonly accounts: AccountsService<AppUser>,
+  ) {}
 
   @Get()
-  home(
-    @CurrentUser({ optional: true }) user: AppUser | undefined,
+  async home(
+    @CurrentUser({ optional: true }) user: SignedInUser | undefined,
     @Query("error") error?: unknown,
   ) {
-    return user === undefined
-      ? signedOutPage(
-          this.options.providers,
-          typeof error === "string" ? error : undefined,
-          this.options.imageOrigins,
-        )
-      : signedInPage(user, this.options.imageOrigins);
+    const code = typeof error === "string" ? error : undefined;
+    if (user === undefined) {
+      return signedOutPage(this.options.providers, code, this.options.imageOrigins);
+    }
+    const linked = await this.accounts.accounts(user.id);
+    return signedInPage(user, linked, this.options.providers, code, this.options.imageOrigins);
   }
 }

@@ -1,9 +1,11 @@
-// The demo's one page: sign-in buttons, or the signed-in user and a sign-out button. Plain HTML,
-// no script, a strict Content-Security-Policy.
+// The demo's one page: sign-in buttons, or the signed-in user, their linked provider accounts,
+// buttons to link (and unlink) providers, and a sign-out button. Plain HTML, no script, a
+// strict Content-Security-Policy.
 import { createHash } from "node:crypto";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import type { LinkedAccount } from "strata/accounts";
 import type { SupportedProvider } from "strata/oauth";
-import type { AppUser } from "./UsersService.js";
+import type { SignedInUser } from "./MeController.js";
 
 /** A provider button: its name and whether it goes to the development identity provider. */
 export interface ProviderButton {
@@ -32,7 +34,20 @@ const errorText: ReadonlyMap<string, string> = new Map([
   ["provider_timeout", "the provider took too long"],
   ["profile_fetch_failed", "the profile could not be read"],
   ["callback_handler_failed", "the app could not sign you in"],
+  ["account_conflict", "that account is already linked to another user"],
+  ["session_required", "sign in before linking an account"],
+  ["last_account", "the last linked account cannot be unlinked"],
+  ["account_not_linked", "no account of that provider is linked"],
 ]);
+
+/** The notice of an error code of the page's query (an unknown code is not echoed). */
+const notice = (what: string, error: string | undefined) =>
+  error === undefined
+    ? ""
+    : `<p class="error" role="alert">${what} failed: ${escapeHtml(errorText.get(error) ?? "something went wrong")}.</p>`;
+
+const labelOf = (provider: string) =>
+  (labels as Readonly<Record<string, string>>)[provider] ?? provider;
 
 const escapeHtml = (text: string) =>
   text
@@ -58,6 +73,9 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem 1rem}
 dt{color:#555}
 dd{margin:0}
 button{font:inherit;padding:.5rem 1rem;border-radius:8px;border:1px solid #d0d4da;background:#fff;cursor:pointer}
+.accounts li{display:flex;align-items:center;justify-content:space-between;gap:1rem}
+.accounts form{margin:0}
+.link{display:inline-block;margin:.2rem .4rem .2rem 0;padding:.4rem .8rem;border:1px solid #d0d4da;border-radius:8px;color:inherit;text-decoration:none}
 `;
 
 const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
@@ -103,10 +121,6 @@ export const signedOutPage = (
   error: string | undefined,
   imageOrigins: ReadonlyArray<string>,
 ) => {
-  const notice =
-    error === undefined
-      ? ""
-      : `<p class="error" role="alert">Sign-in failed: ${escapeHtml(errorText.get(error) ?? "something went wrong")}.</p>`;
   const buttons = providers
     .map(
       ({ name, development }) =>
@@ -117,28 +131,63 @@ export const signedOutPage = (
     .join("\n");
   return html(
     `<h1>Strata social login</h1>
-${notice}
+${notice("Sign-in", error)}
 ${providers.length === 0 ? "<p>No provider is configured.</p>" : `<ul>\n${buttons}\n</ul>`}`,
     imageOrigins,
   );
 };
 
-/** The page for a signed-in user: who they are, and a sign-out button (a POST form). */
-export const signedInPage = (user: AppUser, imageOrigins: ReadonlyArray<string>) =>
-  html(
+/**
+ * The page for a signed-in user: who they are, their linked provider accounts (each with an
+ * Unlink button while there are several), a Link button per other provider, and a sign-out
+ * button (POST forms).
+ */
+export const signedInPage = (
+  user: SignedInUser,
+  linked: ReadonlyArray<LinkedAccount>,
+  providers: ReadonlyArray<ProviderButton>,
+  error: string | undefined,
+  imageOrigins: ReadonlyArray<string>,
+) => {
+  const accounts = linked
+    .map(
+      (account) =>
+        `<li><span>${escapeHtml(labelOf(account.provider))} <span class="dev">${escapeHtml(account.subject)}</span></span>${
+          linked.length > 1
+            ? `<form method="post" action="/accounts/${encodeURIComponent(account.provider)}/unlink"><button type="submit">Unlink ${escapeHtml(labelOf(account.provider))}</button></form>`
+            : ""
+        }</li>`,
+    )
+    .join("\n");
+  const isLinked = new Set(linked.map((account) => account.provider));
+  const links = providers
+    .filter(({ name }) => !isLinked.has(name))
+    .map(
+      ({ name }) =>
+        `<a class="link" href="/auth/${name}?intent=link&amp;errorRedirect=%2F">Link ${labels[name]}</a>`,
+    )
+    .join("\n");
+  return html(
     `<h1>Signed in</h1>
+${notice("Linking", error)}
 <div class="user">
 ${user.picture === undefined ? "" : `<img src="${escapeHtml(user.picture)}" alt="" width="64" height="64">`}
 <div><strong id="user-name">${escapeHtml(user.name)}</strong><br>${escapeHtml(user.email ?? "no verified email")}</div>
 </div>
 <dl>
-<dt>Provider</dt><dd>${escapeHtml(labels[user.provider])}</dd>
-<dt>Provider id</dt><dd>${escapeHtml(user.providerId)}</dd>
-<dt>App user id</dt><dd>${user.id}</dd>
+<dt>Signed in with</dt><dd>${escapeHtml(labels[user.provider])}</dd>
+<dt>App user id</dt><dd id="user-id">${escapeHtml(user.id)}</dd>
 <dt>Role</dt><dd>${escapeHtml(user.role)}</dd>
 </dl>
+<h2>Linked accounts</h2>
+<ul class="accounts" id="linked-accounts">
+${accounts}
+</ul>
+${links === "" ? "" : `<p>${links}</p>`}
 <p>You stay signed in across reloads: the session is in an HttpOnly cookie the page never sees
-(try <a href="/me">/me</a>).</p>
+(try <a href="/me">/me</a>). Your user and linked accounts are kept in a database, across
+restarts.</p>
 <form method="post" action="/auth/logout"><p><button type="submit">Sign out</button></p></form>`,
     imageOrigins,
   );
+};

@@ -2,19 +2,21 @@
 import * as Schema from "effect/Schema";
 import { ApiOkResponse, ApiSecurity, Controller, Get, UseGuards } from "strata";
 import { CurrentUser, DEFAULT_COOKIE_NAME, SessionGuard } from "strata/session";
-import type { AppUser } from "./UsersService.js";
+import { AppUser } from "./AppUser.js";
 
-/** The signed-in user: the session's data, what `GET /me` answers (and its OpenAPI description). */
+/**
+ * The signed-in user: the session's data, what `GET /me` answers (and its OpenAPI
+ * description): the app's user record and the provider of this sign-in.
+ */
 export const Me = Schema.Struct({
-  id: Schema.Int,
-  provider: Schema.Literal("google", "microsoft", "github", "facebook", "twitter"),
-  providerId: Schema.String.annotations({ description: "The provider's id of the account" }),
-  email: Schema.optional(Schema.String),
-  name: Schema.String,
-  picture: Schema.optional(Schema.String),
-  role: Schema.Literal("user", "admin"),
-  tenantId: Schema.String,
+  ...AppUser.fields,
+  provider: Schema.Literal("google", "microsoft", "github", "facebook", "twitter").annotations({
+    description: "The provider this session signed in with",
+  }),
 }).annotations({ identifier: "Me", description: "The signed-in user" });
+
+/** The session's data. */
+export type SignedInUser = typeof Me.Type;
 
 @Controller("me")
 @UseGuards(SessionGuard) // 401 without a valid session
@@ -22,7 +24,7 @@ export const Me = Schema.Struct({
 export class MeController {
   @Get()
   @ApiOkResponse({ type: Me })
-  me(@CurrentUser() user: AppUser) {
+  me(@CurrentUser() user: SignedInUser) {
     return user;
   }
 }

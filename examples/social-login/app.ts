@@ -1,8 +1,11 @@
-// Social login, classic face: OAuthModule.forRoot signs the user in with a session (the user
-// its callback handler returns, kept by SessionModule), a home page that reads it, `GET /me`
-// behind SessionGuard, and the built-in `GET /auth/session` and `POST /auth/logout`.
-// `main.ts` decides which providers are real and which use the development identity provider.
+// Social login, classic face: OAuthModule.forRoot signs the user in with a session (the app
+// user its callback handler finds or creates through AccountsModule, kept by SessionModule),
+// and links more providers to a signed-in user (`/auth/:provider?intent=link`); a home page that
+// reads both, `GET /me` behind SessionGuard, unlinking, and the built-in `GET /auth/session`
+// and `POST /auth/logout`. `main.ts` decides which providers are real and which use the
+// development identity provider, and where users are kept (an embedded SQLite file).
 import { Module } from "strata";
+import { AccountsModule, type AccountsModuleOptions } from "strata/accounts";
 import {
   OAuthModule,
   type OAuthModuleOptions,
@@ -10,15 +13,19 @@ import {
   type SupportedProvider,
 } from "strata/oauth";
 import { SessionModule, type SessionModuleOptions } from "strata/session";
+import { AccountsController } from "./AccountsController.js";
 import { AppLoginHandler } from "./AppLoginHandler.js";
+import { AppUser, newUser } from "./AppUser.js";
 import { HOME_OPTIONS, HomeController, type HomeOptions } from "./HomeController.js";
 import { Me, MeController } from "./MeController.js";
-import { UsersService } from "./UsersService.js";
 
 export { providersFromEnv } from "./providers.js";
 
 /** Where the demo keeps sessions: sealed in the cookie (default), or server-side. */
 export type DemoSessionStore = SessionModuleOptions<typeof Me.Type, typeof Me.Encoded>["store"];
+
+/** Where the demo keeps users and their linked accounts: memory (default), or a SQLite file. */
+export type DemoAccountStore = AccountsModuleOptions<AppUser, typeof AppUser.Encoded>["store"];
 
 /** The app's root module for the given providers and secrets. */
 export const createAppModule = (options: {
@@ -27,6 +34,8 @@ export const createAppModule = (options: {
   readonly sessionSecret: string;
   /** Where sessions live (default: the sealed cookie). */
   readonly sessionStore?: DemoSessionStore;
+  /** Where users live (default: memory, gone at exit; `npm start` gives a SQLite file). */
+  readonly accountStore?: DemoAccountStore;
   readonly sealingKey?: string;
   /** Where OAuth transactions are kept (Redis when several instances share them). */
   readonly transactionStore?: OAuthModuleOptions["transactionStore"];
@@ -46,6 +55,11 @@ export const createAppModule = (options: {
 
   @Module({
     imports: [
+      AccountsModule.forRoot({
+        schema: AppUser,
+        createUser: newUser,
+        ...(options.accountStore === undefined ? {} : { store: options.accountStore }),
+      }),
       SessionModule.forRoot({
         schema: Me,
         secret: options.sessionSecret,
@@ -54,7 +68,8 @@ export const createAppModule = (options: {
       OAuthModule.forRoot({
         providers: options.providers,
         callbackHandler: AppLoginHandler,
-        // The handler's user becomes the session; the page's sign-out form lands back home.
+        // The handler's user becomes the session (its `link` method enables `?intent=link`);
+        // the page's sign-out form lands back home.
         session: { logoutRedirect: "/" },
         ...(options.sealingKey === undefined ? {} : { sealingKey: options.sealingKey }),
         ...(options.transactionStore === undefined
@@ -62,8 +77,8 @@ export const createAppModule = (options: {
           : { transactionStore: options.transactionStore }),
       }),
     ],
-    controllers: [HomeController, MeController],
-    providers: [UsersService, AppLoginHandler, { token: HOME_OPTIONS, useValue: home }],
+    controllers: [HomeController, MeController, AccountsController],
+    providers: [AppLoginHandler, { token: HOME_OPTIONS, useValue: home }],
   })
   class AppModule {}
   return AppModule;

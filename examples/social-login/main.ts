@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { RateLimitMiddleware, RedisRateLimitStore, StrataApp } from "strata";
 import { DevIdentityProviderError, endpointsFor } from "strata/devidp";
 import { servedBy } from "../cluster/servedBy.js";
@@ -69,6 +70,14 @@ const app = new StrataApp(
     ...(process.env.SESSION_STORE === "redis"
       ? { sessionStore: { redis: redis ?? redisOptions("redis://127.0.0.1:6379") } }
       : {}),
+    // Users and their linked provider accounts, kept across restarts in an embedded SQLite
+    // file: ACCOUNTS_DB, else .data/accounts.db beside this file (git-ignored).
+    accountStore: {
+      sqlite: {
+        filename:
+          process.env.ACCOUNTS_DB ?? fileURLToPath(new URL(".data/accounts.db", import.meta.url)),
+      },
+    },
     // One process, so a per-process key is enough; set OAUTH_SEALING_KEY to survive restarts.
     sealingKey: process.env.OAUTH_SEALING_KEY ?? randomBytes(32).toString("base64url"),
     ...(redis === undefined ? {} : { transactionStore: { redis } }),

@@ -40,6 +40,7 @@ import type { OAuthSession, OAuthTokens } from "./OAuthResult.js";
 import {
   type OAuthTransaction,
   TRANSACTION_TTL,
+  type TransactionIntent,
   type TransactionRedirects,
 } from "./OAuthTransaction.js";
 import { SecureRandom, tokensOf } from "./SecureRandom.js";
@@ -64,6 +65,8 @@ export interface AuthorizeOptions {
   readonly offline?: boolean;
   /** Validated redirects to keep in the transaction. */
   readonly redirects?: TransactionRedirects;
+  /** What the authorization is for, kept in the transaction (absent: a sign-in). */
+  readonly intent?: TransactionIntent;
 }
 
 /**
@@ -185,6 +188,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
     nonce: string | undefined,
     redirects: TransactionRedirects,
     expiry: number,
+    intent: TransactionIntent | undefined,
   ): Authorization => {
     const transaction: Types.Mutable<OAuthTransaction> = {
       provider: p.name,
@@ -203,6 +207,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
       authorization.codeVerifier = codeVerifier;
     }
     if (nonce !== undefined) transaction.nonce = nonce;
+    if (intent !== undefined) transaction.intent = intent;
     return authorization;
   };
 
@@ -245,6 +250,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
                 nonce,
                 redirects,
                 clock.unsafeCurrentTimeMillis() + ttl,
+                options.intent,
               ),
             ),
           );

@@ -26,9 +26,14 @@ export interface OAuthApiOptions {
   /**
    * With the routes' `session` option: the callback signs in and redirects, and
    * `GET <path>/session` and `POST <path>/logout` are served. `profile`: the session data is
-   * the default `OAuthSessionUser`; `logoutRedirect`: a logout answers 303 there, not 204.
+   * the default `OAuthSessionUser`; `logoutRedirect`: a logout answers 303 there, not 204;
+   * `link`: `?intent=link` links the provider account to the signed-in user.
    */
-  readonly session?: { readonly profile: boolean; readonly logoutRedirect: boolean };
+  readonly session?: {
+    readonly profile: boolean;
+    readonly logoutRedirect: boolean;
+    readonly link?: boolean;
+  };
 }
 
 /** An OAuth error body: the standard shape plus a stable `error` code. */
@@ -53,6 +58,17 @@ const UnauthorizedBody = errorBody(
   ["invalid_state", "provider_error", "code_rejected"],
   "Missing, invalid, expired or replayed state; the provider's error=; the code refused",
 );
+/** The 400 and 401 bodies where linking is enabled (`?intent=link`). */
+const LinkBadRequestBody = errorBody(
+  400,
+  ["invalid_redirect", "invalid_intent"],
+  "successRedirect or errorRedirect is neither a relative path nor a configured origin; an intent other than link",
+);
+const LinkUnauthorizedBody = errorBody(
+  401,
+  ["invalid_state", "provider_error", "code_rejected", "session_required"],
+  "Missing, invalid, expired or replayed state; the provider's error=; the code refused; a link without a session",
+);
 const UnknownProviderBody = errorBody(404, ["unknown_provider"], "No such provider");
 const BadGatewayBody = errorBody(
   502,
@@ -71,7 +87,7 @@ const HandlerFailedBody = Schema.Struct({
   errors: Schema.optional(Schema.Array(Schema.String)),
 }).annotations({
   identifier: "OAuthHandlerError",
-  description: `The success handler failed (its HttpError's status, else 500); with errorRedirect, a 302 there with error=${HANDLER_FAILED}`,
+  description: `The success handler failed (its HttpError's status, else 500; a failure naming its status and code, as an AccountConflict's 409 account_conflict, with that code in error); with errorRedirect, a 302 there with error=${HANDLER_FAILED} or that code`,
 });
 
 const OAuthUser = Schema.Struct({
@@ -104,6 +120,13 @@ const redirects = {
     }),
   ),
 };
+
+/** The intent of a start where linking is enabled. */
+const intent = Schema.optional(
+  Schema.Literal("link").annotations({
+    description: "Link the provider account to the signed-in user instead of signing in",
+  }),
+);
 
 const secured = { schema: { type: "string" } } as const;
 
@@ -204,11 +227,15 @@ export const make = (options: OAuthApiOptions) => {
       : Schema.Literal(...(options.providers as [string, ...Array<string>]))
     ).annotations({ description: "A configured provider" }),
   });
-  const authorize = HttpApiEndpoint.get("authorize", `${base}/:provider`)
+  const link = options.session?.link === true;
+  const badRequest = link ? LinkBadRequestBody : InvalidRedirectBody;
+  const unauthorized = link ? LinkUnauthorizedBody : UnauthorizedBody;
+  const authorizeBase = HttpApiEndpoint.get("authorize", `${base}/:provider`)
     .setPath(provider)
-    .setUrlParams(Schema.Struct(redirects))
+    .setUrlParams(link ? Schema.Struct({ ...redirects, intent }) : Schema.Struct(redirects))
     .addSuccess(HttpApiSchema.Empty(302).annotations({ description: "To the provider" }))
-    .addError(InvalidRedirectBody, { status: 400 })
+    .addError(badRequest, { status: 400 });
+  const authorize = (link ? authorizeBase.addError(unauthorized, { status: 401 }) : authorizeBase)
     .addError(UnknownProviderBody, { status: 404 })
     .addError(StoreFullBody, { status: 503 })
     .annotateContext(
@@ -246,8 +273,8 @@ export const make = (options: OAuthApiOptions) => {
             : "Signed in (a new session cookie): to successRedirect, else /",
       }),
     )
-    .addError(InvalidRedirectBody, { status: 400 })
-    .addError(UnauthorizedBody, { status: 401 })
+    .addError(badRequest, { status: 400 })
+    .addError(unauthorized, { status: 401 })
     .addError(UnknownProviderBody, { status: 404 })
     .addError(HandlerFailedBody, { status: 500 })
     .addError(BadGatewayBody, { status: 502 })

@@ -29,4 +29,14 @@ import type { ProviderName } from "./SupportedProvider.js";
 export interface OAuthCallbackHandler<T = unknown> {
   /** Handles a successful sign-in: what it returns is what the callback route answers. */
   handle(result: OAuthCallbackResult, provider: ProviderName): T | Promise<T>;
+  /**
+   * Linking, with `OAuthModule`'s `session`: a callback started with `GET
+   * /auth/:provider?intent=link` (by a signed-in user) calls this instead of `handle`, with the
+   * session data of the signed-in user (`user`, typed as your session Schema's), to link the
+   * provider account to that user (`AccountsService.link`); its value is the session data from
+   * then on. Without it, `?intent=link` is refused (400 `invalid_intent`). A thrown
+   * `AccountsHttpError` answers its status and code (409 `account_conflict`), or redirects to
+   * `errorRedirect` with `error=<code>`.
+   */
+  link?(result: OAuthCallbackResult, provider: ProviderName, user: unknown): T | Promise<T>;
 }

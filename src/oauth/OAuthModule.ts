@@ -77,13 +77,20 @@ const contributor =
       const handler = runtime.handler;
       const run = (session: Parameters<typeof toCallbackResult>[0], provider: string) =>
         (handler as HandlerRunner)((h) => h.handle(toCallbackResult(session), provider));
-      // With `session`, the handler's value is the session data (the app's user).
+      // With `session`, the handler's value is the session data (the app's user); a handler
+      // with a `link` method links a provider account to the signed-in user (`?intent=link`).
+      const links = typeof options.callbackHandler?.prototype?.link === "function";
+      const link = (session: Parameters<typeof toCallbackResult>[0], current: unknown) =>
+        (handler as HandlerRunner)((h) =>
+          h.link?.(toCallbackResult(session), session.provider, current),
+        );
       const session: OAuthRoutesSession | undefined =
         options.session === undefined || options.session === false
           ? undefined
           : {
               ...(options.session === true ? {} : options.session),
               ...(handler === undefined ? {} : { from: run }),
+              ...(handler === undefined || !links ? {} : { link }),
             };
       const sessions = session === undefined ? undefined : yield* sessionService(injector);
       const compiled = routes({

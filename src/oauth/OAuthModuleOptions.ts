@@ -37,9 +37,9 @@ export interface OAuthModuleOptions {
    * `GET /auth/session` and `POST /auth/logout`. The session data is what `callbackHandler`
    * returns (the app's user, matching the session Schema), or without a handler the
    * profile's `OAuthSessionUser`. An object also sets the logout's `origins` and
-   * `logoutRedirect`.
+   * `logoutRedirect`. A handler with a `link` method enables linking (`?intent=link`).
    */
-  readonly session?: boolean | Omit<OAuthRoutesSession, "from">;
+  readonly session?: boolean | Omit<OAuthRoutesSession, "from" | "link">;
   /**
    * The secret the transaction cookie is sealed with (at least 32 characters). Without it, a
    * random per-process key is used and a warning logged (single instance only).

@@ -9,6 +9,10 @@
  * - With `session`: `GET /auth/session` answers the signed-in user as JSON (401 without one)
  *   and `POST /auth/logout` ends the session (403 cross-site). These static paths win over
  *   `/auth/:provider`; `session` and `logout` are reserved provider names.
+ * - With `session.link`: `GET /auth/:provider?intent=link` starts linking the provider account
+ *   to the signed-in user (401 `session_required` without a session, 400 `invalid_intent` for
+ *   any other intent or without `link`); the intent is kept in the transaction, so the state
+ *   binds it, and its callback links instead of signing in (the session must still be there).
  *
  * Statuses: unknown provider 404; missing, invalid, expired or replayed state 401
  * `Invalid state`; provider `error=` 401; code rejected 401; provider unreachable, 5xx or
@@ -38,11 +42,11 @@ import { describeRoute } from "../openapi/RouteDescription.js";
 import { Session, type SessionApi } from "../session/Session.js";
 import { OAuth } from "./OAuth.js";
 import { reservedProviderNames } from "./OAuthConfig.js";
-import { InvalidRedirect, isOAuthError, type OAuthError, UnknownProvider } from "./OAuthError.js";
+import { InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
 import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js";
 import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
 import { sessionUserOf } from "./OAuthSessionUser.js";
-import type { TransactionRedirects } from "./OAuthTransaction.js";
+import type { TransactionIntent, TransactionRedirects } from "./OAuthTransaction.js";
 import { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
 import type { ProviderName } from "./SupportedProvider.js";
 import {
@@ -85,6 +89,15 @@ export interface OAuthRoutesSession<R = never, E = unknown> {
    * failed handler). Default: the profile as an `OAuthSessionUser` (`Session.make(OAuthSessionUser)`).
    */
   readonly from?: (session: OAuthSession, provider: ProviderName) => Effect.Effect<unknown, E, R>;
+  /**
+   * Enables linking: a callback started with `?intent=link` links the provider account of
+   * `session` to the signed-in user whose session data is `current` (for instance with
+   * `Accounts.link`), and its value is the session data from then on (a new session cookie).
+   * A failure that names its answer (`httpStatus`, `code`, `publicMessage`: `AccountConflict`
+   * is a 409 `account_conflict`) is answered with it, or redirected to `errorRedirect` with
+   * `error=<code>`. Without it, `?intent=link` is refused (400 `invalid_intent`).
+   */
+  readonly link?: (session: OAuthSession, current: unknown) => Effect.Effect<unknown, E, R>;
   /**
    * Origins a `POST /auth/logout` may come from besides the origins of the providers' redirect
    * URIs (the app's own). Other requests are refused (403) when `Sec-Fetch-Site` says
@@ -139,19 +152,64 @@ const securityHeaders = {
 const secured = (response: HttpServerResponse.HttpServerResponse) =>
   setResponseHeaders(response, securityHeaders);
 
-/** The JSON error of an {@link OAuthError}: the standard shape plus a stable `error` code. */
-const oauthErrorResponse = (error: OAuthError) =>
+/**
+ * A failure that names its own answer: an error status, a stable `error` code and a public
+ * message. Every {@link OAuthError} is one; so are the failures of `strata/accounts`.
+ */
+interface CodedFailure {
+  readonly httpStatus: number;
+  readonly code: string;
+  readonly publicMessage: string;
+}
+
+const isCodedFailure = (u: unknown): u is CodedFailure => {
+  if (typeof u !== "object" || u === null) return false;
+  const { httpStatus, code, publicMessage } = u as Partial<CodedFailure>;
+  return (
+    Number.isInteger(httpStatus) &&
+    (httpStatus as number) >= 400 &&
+    (httpStatus as number) <= 599 &&
+    typeof code === "string" &&
+    /^[a-z][a-z0-9_]{0,63}$/.test(code) &&
+    typeof publicMessage === "string"
+  );
+};
+
+/** The JSON error of a {@link CodedFailure}: the standard shape plus its stable `error` code. */
+const oauthErrorResponse = (error: CodedFailure) =>
   HttpServerResponse.unsafeJson(
     { statusCode: error.httpStatus, message: error.publicMessage, error: error.code },
     { status: error.httpStatus },
   );
 
-/** A failure's response: an {@link OAuthError} (a full store) with its own status and code. */
+/** A failure's response: a {@link CodedFailure} (a full store) with its own status and code. */
 const failureResponse = (cause: Cause.Cause<unknown>) => {
   const failure = Cause.failureOption(cause);
-  return Option.isSome(failure) && isOAuthError(failure.value)
+  return Option.isSome(failure) && isCodedFailure(failure.value)
     ? Effect.succeed(oauthErrorResponse(failure.value))
     : causeToResponse(cause);
+};
+
+/** The `error` code a failed handler is redirected with: its own, else {@link HANDLER_FAILED}. */
+const handlerFailureCode = (cause: Cause.Cause<unknown>) => {
+  const failure = Cause.failureOption(cause);
+  return Option.isSome(failure) && isCodedFailure(failure.value)
+    ? failure.value.code
+    : HANDLER_FAILED;
+};
+
+/** A link started with another intent than `link`, or where linking is not enabled. */
+const invalidIntent: CodedFailure = {
+  httpStatus: 400,
+  code: "invalid_intent",
+  publicMessage: "Invalid intent",
+};
+
+/** A link started, or completed, without a session. */
+const sessionRequired: CodedFailure = {
+  httpStatus: 401,
+  code: "session_required",
+  publicMessage: "Sign in before linking an account",
 };
 
 /** The safe fields of an error for the log: tags, names, statuses, standard codes. */
@@ -282,6 +340,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
       }
       sessions = found.value;
     }
+    const linkData = sessionOptions?.link;
 
     /** What every started authorization answers, before its location and cookie are added. */
     const found = HttpServerResponse.empty({ status: 302, headers: securityHeaders });
@@ -302,15 +361,31 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
         if (Either.isLeft(redirects)) {
           return Effect.succeed(secured(oauthErrorResponse(redirects.left)));
         }
-        return Effect.flatMap(
-          oauth.authorize(p.name, { redirects: redirects.right, offline: wantsOffline(p.name) }),
-          (authorization) =>
-            Effect.map(store.save(authorization.transaction), (cookie) =>
-              setResponseHeaders(found, {
-                location: authorization.url,
-                "set-cookie": transactionCookie(cookie, isSecure(p)),
-              }),
-            ),
+        const start = (intent: TransactionIntent | undefined) =>
+          Effect.flatMap(
+            oauth.authorize(p.name, {
+              redirects: redirects.right,
+              offline: wantsOffline(p.name),
+              ...(intent === undefined ? {} : { intent }),
+            }),
+            (authorization) =>
+              Effect.map(store.save(authorization.transaction), (cookie) =>
+                setResponseHeaders(found, {
+                  location: authorization.url,
+                  "set-cookie": transactionCookie(cookie, isSecure(p)),
+                }),
+              ),
+          );
+        const intent = queryParam(query, "intent");
+        if (intent === undefined) return start(undefined);
+        // A link starts only for a signed-in user, where the app links.
+        if (intent !== "link" || linkData === undefined || sessions === undefined) {
+          return Effect.succeed(secured(oauthErrorResponse(invalidIntent)));
+        }
+        return Effect.flatMap(sessions.current, (current) =>
+          Option.isNone(current)
+            ? Effect.succeed(secured(oauthErrorResponse(sessionRequired)))
+            : start("link"),
         );
       },
     ).pipe(Effect.catchAllCause((cause) => Effect.map(failureResponse(cause), secured)));
@@ -331,20 +406,29 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
     };
 
     const from = sessionOptions?.from;
-    /** Signs the user in: a new session holding the data `from` makes (the profile by default). */
-    const signIn = (session: OAuthSession) =>
+    /**
+     * Signs the user in: a new session holding the data `from` makes (the profile by default);
+     * linking (`current`: the signed-in user's data), the data `link` makes.
+     */
+    const signIn = (session: OAuthSession, current: Option.Option<unknown>) =>
       sessions === undefined
         ? Effect.void
         : Effect.flatMap(
-            from === undefined
-              ? Effect.succeed(sessionUserOf(session))
-              : Effect.provide(from(session, session.provider), context),
+            Option.isSome(current) && linkData !== undefined
+              ? Effect.provide(linkData(session, current.value), context)
+              : from === undefined
+                ? Effect.succeed(sessionUserOf(session))
+                : Effect.provide(from(session, session.provider), context),
             (data) => (sessions as SessionApi<unknown>).create(data),
           );
 
-    const respondSuccess = (session: OAuthSession, redirects: TransactionRedirects) =>
+    const respondSuccess = (
+      session: OAuthSession,
+      redirects: TransactionRedirects,
+      current: Option.Option<unknown>,
+    ) =>
       Effect.gen(function* () {
-        yield* signIn(session);
+        yield* signIn(session, current);
         // Signed in with a session, the browser goes on (never the callback result, which
         // carries provider tokens): to `successRedirect`, or home.
         const next = redirects.success ?? (sessions === undefined ? undefined : "/");
@@ -427,7 +511,22 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
         yield* logFailure(outcome.left, p.name);
         return failWith(outcome.left.code, oauthErrorResponse(outcome.left));
       }
-      return yield* respondSuccess(outcome.right, redirects).pipe(
+      // A link (its intent bound by the state) needs the user still signed in.
+      let current: Option.Option<unknown> = Option.none();
+      if (Option.isSome(transaction) && transaction.value.intent === "link") {
+        if (linkData === undefined || sessions === undefined) {
+          return failWith(invalidIntent.code, oauthErrorResponse(invalidIntent));
+        }
+        const signedIn = yield* Effect.either(sessions.current);
+        if (Either.isLeft(signedIn)) {
+          return finish(yield* failureResponse(Cause.fail(signedIn.left)));
+        }
+        if (Option.isNone(signedIn.right)) {
+          return failWith(sessionRequired.code, oauthErrorResponse(sessionRequired));
+        }
+        current = signedIn.right;
+      }
+      return yield* respondSuccess(outcome.right, redirects, current).pipe(
         Effect.map(finish),
         Effect.catchAllCause((cause) =>
           Cause.isInterruptedOnly(cause)
@@ -436,8 +535,8 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
                 redirects.error === undefined
                   ? Effect.void
                   : Effect.logError("OAuth callback handler failed", cause),
-                Effect.map(causeToResponse(cause), (response) =>
-                  failWith(HANDLER_FAILED, response),
+                Effect.map(failureResponse(cause), (response) =>
+                  failWith(handlerFailureCode(cause), response),
                 ),
               ),
         ),
@@ -530,6 +629,7 @@ const described = <R, A, E, RS, ES>(options: OAuthRoutesOptions<R, A, E, RS, ES>
         session: {
           profile: options.session.from === undefined,
           logoutRedirect: options.session.logoutRedirect !== undefined,
+          link: options.session.link !== undefined,
         },
       }),
 });

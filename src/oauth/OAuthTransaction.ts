@@ -25,8 +25,21 @@ export const TransactionRedirects = Schema.Struct({
 export type TransactionRedirects = typeof TransactionRedirects.Type;
 
 /**
- * One authorization in flight: provider, state, PKCE verifier, OpenID nonce, redirects and
- * expiry (epoch milliseconds).
+ * What an authorization is for: absent, a sign-in; `"link"`, linking the provider account to
+ * the user signed in when it started (`GET /auth/:provider?intent=link`). Kept in the
+ * transaction, so the state binds it: a callback cannot change it.
+ *
+ * @since 0.1.0
+ * @category transaction
+ */
+export const TransactionIntent = Schema.Literal("link");
+
+/** The intent of an authorization. @since 0.1.0 @category transaction */
+export type TransactionIntent = typeof TransactionIntent.Type;
+
+/**
+ * One authorization in flight: provider, state, PKCE verifier, OpenID nonce, redirects,
+ * expiry (epoch milliseconds) and intent (absent for a sign-in).
  *
  * @since 0.1.0
  * @category transaction
@@ -39,6 +52,7 @@ export const OAuthTransaction = Schema.Struct({
   nonce: Schema.optional(Schema.String),
   redirects: TransactionRedirects,
   expiry: Schema.Number,
+  intent: Schema.optional(TransactionIntent),
 });
 
 /** An OAuth transaction. @since 0.1.0 @category transaction */
@@ -58,12 +72,14 @@ const quoted = (value: string): string =>
  * @category transaction
  */
 export const transactionJson = (transaction: OAuthTransaction): string => {
-  const { codeVerifier, nonce, redirects, expiry } = transaction;
+  const { codeVerifier, nonce, redirects, expiry, intent } = transaction;
   return `{"provider":${quoted(transaction.provider)},"state":${quoted(transaction.state)}${
     codeVerifier === undefined ? "" : `,"codeVerifier":${quoted(codeVerifier)}`
   }${nonce === undefined ? "" : `,"nonce":${quoted(nonce)}`},"redirects":${
     redirects.success === undefined && redirects.error === undefined
       ? "{}"
       : JSON.stringify(redirects)
-  },"expiry":${Number.isFinite(expiry) ? expiry : "null"}}`;
+  },"expiry":${Number.isFinite(expiry) ? expiry : "null"}${
+    intent === undefined ? "" : `,"intent":${quoted(intent)}`
+  }}`;
 };

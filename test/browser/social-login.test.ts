@@ -1,9 +1,13 @@
 // A person signing in to the `npm start` demo with Chromium: "Sign in with GitHub", a test
 // user on the development identity provider's page, and back, signed in; a reload, still
 // signed in; "Sign out". Checks what the browser kept: the page, its cookies, and every URL it
-// navigated to. Then the demo on the Redis session store: a cookie copied before signing out
-// is refused after it (SECURITY.md 29).
-import { copyFile, mkdir } from "node:fs/promises";
+// navigated to. Linking: signed in with GitHub, "Link Google" runs the flow again and Google
+// joins the same user; both stay listed after the demo restarts on the same SQLite file. Then
+// the demo on the Redis session store: a cookie copied before signing out is refused after it
+// (SECURITY.md 29).
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, launchChromium, type StartedApp, startApp } from "./support.js";
@@ -12,15 +16,20 @@ const ARTIFACTS = "test-artifacts/browser";
 
 let app: StartedApp;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
+/** The demo's users and linked accounts (ACCOUNTS_DB), a throwaway SQLite file. */
+let data: string;
+const accountsDb = () => ({ ACCOUNTS_DB: join(data, "accounts.db") });
 
 beforeAll(async () => {
-  app = await startApp(await freePort());
+  data = await mkdtemp(join(tmpdir(), "strata-demo-data-"));
+  app = await startApp(await freePort(), accountsDb());
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
+  await rm(data, { recursive: true, force: true });
 });
 
 /** Every URL the page's frames committed to, and every navigation request (redirects too). */
@@ -150,6 +159,49 @@ describe("the npm start demo in Chromium", () => {
   });
 });
 
+/** The providers the page lists as linked. */
+const linkedProviders = async (page: Page) =>
+  (await page.locator("#linked-accounts li > span").allTextContents()).map(
+    (text) => text.split(" ")[0],
+  );
+
+describe("linking a second provider in Chromium", () => {
+  it("signed in with GitHub, 'Link Google' adds Google to the same user; after a restart on the same data file, both are still there", async () => {
+    const page = await browser.context.newPage();
+    await signIn(page, app.url);
+    const userId = await page.locator("#user-id").textContent();
+    expect(await linkedProviders(page)).toEqual(["GitHub"]);
+
+    await page.getByRole("link", { name: "Link Google" }).click();
+    await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/google\/o\/oauth2\/v2\/auth\?/);
+    await page.getByRole("button", { name: /Continue as Ada Lovelace/ }).click();
+    await page.waitForURL(`${app.url}/`);
+    await expect(page.getByRole("heading", { name: "Signed in" }).isVisible()).resolves.toBe(true);
+    expect(await page.locator("#user-id").textContent()).toBe(userId);
+    expect(await linkedProviders(page)).toEqual(["GitHub", "Google"]);
+    expect(await page.getByRole("link", { name: "Link Google" }).count()).toBe(0);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}/linked.png`, fullPage: true });
+    await page.close();
+
+    // A new process on the same file (and a new session secret: sign in again, with Google).
+    await app.stop();
+    app = await startApp(await freePort(), accountsDb());
+    const fresh = await launchChromium();
+    try {
+      const again = await fresh.context.newPage();
+      await again.goto(app.url);
+      await again.getByRole("link", { name: /Sign in with Google/ }).click();
+      await again.getByRole("button", { name: /Continue as Ada Lovelace/ }).click();
+      await again.waitForURL(`${app.url}/`);
+      expect(await again.locator("#user-id").textContent()).toBe(userId);
+      expect(await linkedProviders(again)).toEqual(["GitHub", "Google"]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe("the npm start demo on the Redis session store (SESSION_STORE=redis)", () => {
   let redisApp: StartedApp;
   let other: Awaited<ReturnType<typeof launchChromium>>;
@@ -158,6 +210,7 @@ describe("the npm start demo on the Redis session store (SESSION_STORE=redis)", 
     const redis = inject("redis");
     if ("error" in redis) throw new Error(`No Redis for the browser test: ${redis.error}`);
     redisApp = await startApp(await freePort(), {
+      ...accountsDb(),
       SESSION_STORE: "redis",
       REDIS_URL: `redis://127.0.0.1:${redis.port}`,
     });
