@@ -73,17 +73,22 @@ function collectExamples(project) {
 function checkExamples(examples) {
   const dir = join(outDir, "examples");
   mkdirSync(dir, { recursive: true });
+  const prelude = examplePrelude();
   examples.forEach((example, index) => {
     const file = `example-${String(index + 1).padStart(3, "0")}.ts`;
     example.file = join(dir, file);
+    // An example with imports of its own is a whole module; a snippet gets the prelude.
+    const imports = /^import /m.test(example.code) ? "" : prelude;
     writeFileSync(
       example.file,
-      `// From the @example of ${example.owner}\n${example.code}\nexport {};\n`,
+      `// From the @example of ${example.owner}\n${imports}${example.code}\nexport {};\n`,
     );
   });
+  // Snippets use what they need of the prelude; declarations they only show may stay unused.
+  const compilerOptions = { noUnusedLocals: false, noUnusedParameters: false };
   writeFileSync(
     join(dir, "tsconfig.json"),
-    JSON.stringify({ extends: "../../tsconfig.json", include: ["*.ts"] }, null, 2),
+    JSON.stringify({ extends: "../../tsconfig.json", compilerOptions, include: ["*.ts"] }),
   );
   if (examples.length === 0) return true;
   try {
@@ -96,6 +101,34 @@ function checkExamples(examples) {
     return false;
   }
   return true;
+}
+
+/**
+ * What a snippet may use without importing it: every export of every entry point (from "strata",
+ * "strata/oauth", ...; a name exported by two entries from the first), and the Effect modules
+ * the examples use.
+ */
+function examplePrelude() {
+  const taken = new Set(["Effect", "Layer", "Schema", "Redacted", "HttpLayerRouter"]);
+  const lines = [
+    'import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";',
+    'import * as HttpServerResponse from "@effect/platform/HttpServerResponse";',
+    'import * as Effect from "effect/Effect";',
+    'import * as Layer from "effect/Layer";',
+    'import * as Redacted from "effect/Redacted";',
+    'import * as Schema from "effect/Schema";',
+  ];
+  taken.add("HttpServerResponse");
+  for (const module of project.children ?? []) {
+    const from = module.name === "index" ? pkg.name : `${pkg.name}/${module.name}`;
+    // A value and a type of one name are one import.
+    const names = [...new Set((module.children ?? []).map((child) => child.name))].filter(
+      (name) => !taken.has(name),
+    );
+    for (const name of names) taken.add(name);
+    if (names.length > 0) lines.push(`import { ${names.join(", ")} } from "${from}";`);
+  }
+  return `${lines.join("\n")}\n`;
 }
 
 /** `npm ci` in scripts/api-docs unless its node_modules already match its lockfile. */
