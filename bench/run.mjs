@@ -122,7 +122,18 @@ const SERVERS = [
   // @effect/platform-node's server, and served by StrataServer.
   { name: "effect-platform-httpapi", file: "dist/effect-platform-httpapi.js" },
   { name: "strata-httpapi", file: "dist/strata-httpapi.js" },
+  // strata-classic on node:cluster workers (servers/strata-workers.ts), 1 then 2: server and
+  // load generator share both cores (`cpus`), so these two rows compare with each other only.
+  ...[1, 2].map((n) => ({
+    name: `strata-classic-workers-${n}`,
+    file: "dist/strata-workers.js",
+    env: { WORKERS: String(n) },
+    cpus: "0,1",
+    readyOutput: `${n} workers listening`,
+  })),
 ];
+/** The rows compared in the "2 workers ÷ 1 worker" line of the report. */
+const WORKER_ROWS = ["strata-classic-workers-1", "strata-classic-workers-2"];
 
 // ---------------------------------------------------------------- options
 
@@ -275,17 +286,36 @@ function get(port, path, timeoutMs = 2000, headers = {}) {
   });
 }
 
-function procStatus(pid) {
-  try {
-    const txt = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (field) => {
-      const m = txt.match(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m"));
-      return m ? Number(m[1]) / 1024 : Number.NaN;
-    };
-    return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
-  } catch {
-    return { rss: Number.NaN, hwm: Number.NaN };
+/** `pid` and its descendants (a cluster primary's workers). */
+function processTree(pid) {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      const children = readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, "utf8");
+      pids.push(...children.split(" ").filter(Boolean).map(Number));
+    } catch {}
   }
+  return pids;
+}
+
+// Memory of the server's processes, summed (one process but for the cluster rows).
+function procStatus(pid) {
+  let rss = 0;
+  let hwm = 0;
+  for (const one of processTree(pid)) {
+    try {
+      const txt = readFileSync(`/proc/${one}/status`, "utf8");
+      const kb = (field) => {
+        const m = txt.match(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m"));
+        return m ? Number(m[1]) / 1024 : Number.NaN;
+      };
+      rss += kb("VmRSS");
+      hwm += kb("VmHWM");
+    } catch {
+      return { rss: Number.NaN, hwm: Number.NaN };
+    }
+  }
+  return { rss, hwm };
 }
 
 // The most telling line of a crashed server's output (e.g. "Error: ..."), for the table.
@@ -321,9 +351,12 @@ function cpuSnapshot(pid) {
         total: user + nice + system + idle + iowait + steal,
       };
     }
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    snap.server = Number(fields[11]) + Number(fields[12]); // utime + stime
+    snap.server = 0;
+    for (const one of processTree(pid)) {
+      const stat = readFileSync(`/proc/${one}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      snap.server += Number(fields[11]) + Number(fields[12]); // utime + stime
+    }
   } catch {}
   return snap;
 }
@@ -384,7 +417,7 @@ async function startServer(server, opts) {
   let output = "";
   const t0 = performance.now();
   const child = track(
-    spawn("taskset", ["-c", "0", process.execPath, file], {
+    spawn("taskset", ["-c", server.cpus ?? "0", process.execPath, file], {
       cwd: HERE,
       env: { ...process.env, ...server.env, PORT: String(port), NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -407,7 +440,10 @@ async function startServer(server, opts) {
   while (performance.now() < deadline && !exited) {
     try {
       const r = await get(port, "/hello", 1000);
-      if (r.status === 200) {
+      if (
+        r.status === 200 &&
+        (server.readyOutput === undefined || output.includes(server.readyOutput))
+      ) {
         const startupMs = performance.now() - t0;
         return { child, port, startupMs, output: () => output };
       }
@@ -487,9 +523,9 @@ async function checkServer(port, server, headersOf = {}) {
 
 const AUTOCANNON = join(HERE, "node_modules", "autocannon", "autocannon.js");
 
-function autocannon(port, path, seconds, opts, headers = {}) {
+function autocannon(port, path, seconds, opts, headers = {}, cpus = "1") {
   return new Promise((resolve, reject) => {
-    const args = ["-c", "1", process.execPath, AUTOCANNON, "--json", "-n"];
+    const args = ["-c", cpus, process.execPath, AUTOCANNON, "--json", "-n"];
     for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}=${value}`);
     args.push(
       "-c",
@@ -554,9 +590,11 @@ async function benchServer(server, opts) {
     const routes = {};
     for (const route of [...ROUTES, ...(server.extraRoutes ?? [])]) {
       const headers = headersOf[route.key] ?? {};
-      if (opts.warmup > 0) await autocannon(port, route.path, opts.warmup, opts, headers);
+      // Pinned apart, or (servers given both cores) sharing every core with the server.
+      const cpus = server.cpus ?? "1";
+      if (opts.warmup > 0) await autocannon(port, route.path, opts.warmup, opts, headers, cpus);
       const before = cpuSnapshot(child.pid);
-      const result = await autocannon(port, route.path, opts.duration, opts, headers);
+      const result = await autocannon(port, route.path, opts.duration, opts, headers, cpus);
       routes[route.key] = { ...result, ...cpuUsage(before, cpuSnapshot(child.pid), opts.duration) };
       if (child.exitCode !== null || child.signalCode !== null)
         throw new Error("server died under load");
@@ -785,6 +823,20 @@ function renderTable(rows) {
   return lines.join("\n");
 }
 
+// The cluster rows against each other: what a second worker buys when the load generator needs
+// a share of the same two cores.
+function renderWorkers(rows) {
+  const [one, two] = WORKER_ROWS.map((name) => rows.find((r) => r.name === name && !r.failed));
+  if (one === undefined || two === undefined) return undefined;
+  const ratio = (key) => fmtRatio(two[key].rps.median / one[key].rps.median);
+  return (
+    `Workers: ${WORKER_ROWS[1]} ÷ ${WORKER_ROWS[0]} = ${ratio("hello")} on \`/hello\`, ` +
+    `${ratio("users")} on \`/users/:id\`. Both rows run the primary, its workers and autocannon on ` +
+    "both cores (`taskset -c 0,1` all three), so their ratios to the pinned node-http row mean nothing; " +
+    "their CPU column is the primary's and the workers' together (200 = both cores), and its `others on core 0` counts autocannon."
+  );
+}
+
 function renderFailures(selected, results) {
   const out = [];
   for (const s of selected) {
@@ -900,6 +952,7 @@ async function main() {
         )
       : undefined;
   const failures = renderFailures(selected, results);
+  const workers = renderWorkers(rows);
   const m = machineInfo();
   const vers = versions();
 
@@ -922,6 +975,7 @@ async function main() {
       "autocannon has one core: a server near 100% with core 1 also near 100% means the load generator is close to its limit too, " +
       "which compresses the differences among the fastest servers.",
     "",
+    ...(workers === undefined ? [] : [workers, ""]),
     failures ? `## Failures\n\n${failures}\n` : "",
     ...(cpuTable === undefined
       ? []
@@ -953,6 +1007,7 @@ async function main() {
   ].join("\n");
 
   console.log(`\n${table}\n`);
+  if (workers !== undefined) console.log(`${workers}\n`);
   if (cpuTable !== undefined) console.log(`CPU per request, in-process:\n\n${cpuTable}\n`);
   if (failures) console.log(`Failures:\n${failures}\n`);
   writeFileSync(opts.out, md);

@@ -47,17 +47,19 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, ms =
   }
 };
 
-/** The worker that answered `/health`, on a new connection each time. */
-const answeredBy = async (): Promise<number> => {
+/** The worker that answered `/health` (`worker-<pid>`), on a new connection each time. */
+const answeredBy = async (): Promise<string | null> => {
   const response = await fetch(`${base}/health`, { headers: { connection: "close" } });
   await response.arrayBuffer();
   expect(response.status).toBe(200);
-  return Number(/^worker-(\d+)$/.exec(response.headers.get("x-strata-instance") ?? "")?.[1]);
+  return response.headers.get("x-strata-instance");
 };
 
-/** The workers that answer `count` requests, sorted. */
+/** The pids of the workers that answer `count` requests, sorted. */
 const responders = async (count = 20) =>
-  [...new Set(await Promise.all(Array.from({ length: count }, answeredBy)))].sort((a, b) => a - b);
+  [...new Set(await Promise.all(Array.from({ length: count }, answeredBy)))]
+    .map((name) => Number(/^worker-(\d+)$/.exec(name ?? "")?.[1]))
+    .sort((a, b) => a - b);
 
 /** Keep-alive connections for the load, as a browser or a proxy keeps them. */
 const agent = new Agent({ keepAlive: true, maxSockets: 10 });
@@ -120,6 +122,46 @@ describe("examples/cluster/workers.ts", () => {
     const pids = workerPids();
     expect(pids).toHaveLength(WORKERS);
     expect(await responders()).toEqual(pids);
+  });
+
+  it("a sign-in started on one worker finishes on the other (one sealing key), its session is valid on both", async () => {
+    // A new connection per request: the primary hands them to the workers in turn.
+    const send = (path: string, cookie = "") =>
+      fetch(base + path, { redirect: "manual", headers: { connection: "close", cookie } });
+    const started = await send("/auth/github");
+    expect(started.status).toBe(302);
+    const first = started.headers.get("x-strata-instance");
+    const transaction = started.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0])
+      .join("; ");
+    const authorization = new URL(started.headers.get("location") ?? "");
+    const page = await fetch(authorization);
+    const requestId = /name="request" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+    const posted = await fetch(authorization.origin + authorization.pathname, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ request: requestId, user: "ada" }).toString(),
+    });
+    const callback = new URL(posted.headers.get("location") ?? "");
+    // The next connection goes to the other worker once `first` has answered the last one.
+    await until("the first worker answering", async () => (await answeredBy()) === first);
+    const done = await send(callback.pathname + callback.search, transaction);
+    expect(done.headers.get("x-strata-instance")).not.toBe(first);
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/");
+    const session = done.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0])
+      .join("; ");
+    const seenBy = new Set<string | null>();
+    for (let i = 0; i < 4; i++) {
+      const seen = await send("/auth/session", session);
+      expect(seen.status).toBe(200);
+      seenBy.add(seen.headers.get("x-strata-instance"));
+    }
+    expect(seenBy.size).toBe(WORKERS);
   });
 
   it("SIGHUP: a rolling restart under steady load loses no request and ends with new workers", async () => {
