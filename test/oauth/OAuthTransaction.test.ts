@@ -8,6 +8,7 @@ const full: OAuthTransaction = {
   nonce: "AyGGyLCClubocme9iETcmjIXqxjs25cBBtLKIjOobMQ",
   redirects: { success: "/home?a=1&b=%20", error: "https://app.example.com/oops#x" },
   expiry: 1_700_000_000_000,
+  intent: "link",
 };
 
 describe("transactionJson", () => {

@@ -2,6 +2,9 @@
 // OpenAPI 3.1, matches the reviewed snapshot, and a typed HttpApiClient whose Schemas the
 // document describes signs in and calls `GET /me`.
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
 import * as HttpApi from "@effect/platform/HttpApi";
 import * as HttpApiClient from "@effect/platform/HttpApiClient";
@@ -24,7 +27,10 @@ let child: ChildProcess;
 let base: string;
 let document: OpenApiDocument;
 
+let data: string;
+
 beforeAll(async () => {
+  data = await mkdtemp(join(tmpdir(), "strata-demo-openapi-"));
   const port = await freePort();
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
@@ -39,7 +45,12 @@ beforeAll(async () => {
       "./scripts/register.mjs",
       "examples/social-login/main.ts",
     ],
-    { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      cwd: ROOT,
+      // Users in a throwaway SQLite file, not the demo's own.
+      env: { ...env, PORT: String(port), ACCOUNTS_DB: join(data, "accounts.db") },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   base = `http://localhost:${port}`;
   await new Promise<void>((resolve, reject) => {
@@ -56,11 +67,13 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (child.exitCode !== null) return;
-  await new Promise((resolve) => {
-    child.once("exit", resolve);
-    child.kill("SIGTERM");
-  });
+  if (child.exitCode === null) {
+    await new Promise((resolve) => {
+      child.once("exit", resolve);
+      child.kill("SIGTERM");
+    });
+  }
+  await rm(data, { recursive: true, force: true });
 });
 
 /** What a client of the demo declares: `GET /me` with its session cookie, the user or a 401. */
@@ -114,6 +127,7 @@ describe("the social-login demo's API description", () => {
   it("describes its own routes and the OAuth module's, with their statuses and error codes", () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       "/",
+      "/accounts/{provider}/unlink",
       "/auth/logout",
       "/auth/session",
       "/auth/{provider}",
@@ -153,7 +167,12 @@ describe("the social-login demo's API description", () => {
         return [me, refused] as const;
       }).pipe(Effect.provide(FetchHttpClient.layer)),
     );
-    expect(me).toMatchObject({ id: 1, provider: "google", role: "user", tenantId: "default" });
+    expect(me).toMatchObject({
+      id: expect.stringMatching(/^[\w-]{22}$/),
+      provider: "google",
+      role: "user",
+      tenantId: "default",
+    });
     expect(typeof me.name).toBe("string");
     expect(refused).toEqual({ statusCode: 401, message: "Unauthorized" });
   });

@@ -46,7 +46,7 @@ afterAll(async () => {
   await module.close();
 });
 
-const Me = Schema.Struct({ id: Schema.Number, name: Schema.String, provider: Schema.String });
+const Me = Schema.Struct({ id: Schema.String, name: Schema.String, provider: Schema.String });
 
 /** GET /auth/:provider, then its callback with the state and the transaction cookie. */
 const login = async (provider: string) => {
