@@ -130,6 +130,7 @@ const SERVERS = [
     env: { WORKERS: String(n) },
     cpus: "0,1",
     readyOutput: `${n} workers listening`,
+    startupTimeoutMs: 90_000,
   })),
 ];
 /** The rows compared in the "2 workers ÷ 1 worker" line of the report. */
@@ -436,7 +437,8 @@ async function startServer(server, opts) {
     output += `\nspawn error: ${e.message}`;
   });
 
-  const deadline = t0 + opts.startupTimeoutMs;
+  const startupTimeoutMs = server.startupTimeoutMs ?? opts.startupTimeoutMs;
+  const deadline = t0 + startupTimeoutMs;
   while (performance.now() < deadline && !exited) {
     try {
       const r = await get(port, "/hello", 1000);
@@ -451,10 +453,10 @@ async function startServer(server, opts) {
     await sleep(5);
   }
   await sleep(50); // let the last output arrive
-  await stop(child);
   const why = exited
     ? `exited with ${child.exitCode ?? child.signalCode}`
-    : `no 200 on /hello within ${opts.startupTimeoutMs} ms`;
+    : `not ready (200 on /hello${server.readyOutput === undefined ? "" : `, "${server.readyOutput}"`}) within ${startupTimeoutMs} ms`;
+  await stop(child);
   const r = reason(output);
   return { error: `failed to start (${why})${r ? `: ${r}` : ""}`, output: tail(output) };
 }
@@ -879,7 +881,7 @@ async function main() {
   const perServer = (s) =>
     (1 + (ROUTES.length + (s.extraRoutes?.length ?? 0)) * (opts.warmup + opts.duration + 1)) *
       1000 +
-    opts.startupTimeoutMs;
+    (s.startupTimeoutMs ?? opts.startupTimeoutMs);
   // The in-process section: the servers without variants, each probe well under 2 min.
   const cpuServers = selected.filter((s) => s.env === undefined && s.extraRoutes === undefined);
   const budgetMs =
