@@ -359,6 +359,13 @@ export {
   type OpenApiOptions,
 } from "./openapi/OpenApiOptions.js";
 export { describeRoute, type RouteDescription } from "./openapi/RouteDescription.js";
+/**
+ * Drop-in `HttpApiBuilder.group` and `HttpLayerRouter.addHttpApi` that keep `HttpApi` routes on
+ * Strata's fast path (no context swap per request, Schemas compiled once).
+ *
+ * @since 0.1.0
+ */
+export * as StrataHttpApi from "./openapi/StrataHttpApi.js";
 export type { CanActivate, GuardLike } from "./pipeline/CanActivate.js";
 export type {
   ClassTransformOptions,

@@ -56,7 +56,7 @@ const [
   typeof NodeHttpServerNS,
   typeof NodeRuntimeNS,
 ];
-const { StrataServer } = strata;
+const { StrataServer, StrataHttpApi } = strata;
 
 const { routes, UsersServiceLive } = makeHttpApiApp({
   Context,
@@ -69,6 +69,9 @@ const { routes, UsersServiceLive } = makeHttpApiApp({
   HttpApiGroup,
   HttpLayerRouter,
   NodeHttpServer,
+  // STRATA_HTTPAPI=stock keeps the platform's builders (the same routes, one context swap per
+  // request for the group and one for the API): the cost StrataHttpApi removes.
+  ...(process.env.STRATA_HTTPAPI === "stock" ? {} : { builders: StrataHttpApi }),
 });
 const port = Number(process.env.PORT);
 

@@ -28,6 +28,14 @@ export interface HttpApiModules {
   readonly HttpApiGroup: typeof HttpApiGroupNS;
   readonly HttpLayerRouter: typeof HttpLayerRouterNS;
   readonly NodeHttpServer: typeof NodeHttpServerNS;
+  /**
+   * Builders to use instead of `HttpApiBuilder.group` and `HttpLayerRouter.addHttpApi` (same
+   * signatures): strata-httpapi passes Strata's `StrataHttpApi`, as an app served by Strata would.
+   */
+  readonly builders?: {
+    readonly group: typeof HttpApiBuilderNS.group;
+    readonly addHttpApi: typeof HttpLayerRouterNS.addHttpApi;
+  };
 }
 
 export const makeHttpApiApp = (m: HttpApiModules) => {
@@ -59,7 +67,9 @@ export const makeHttpApiApp = (m: HttpApiModules) => {
   });
 
   // The service is read once, when the handlers are built.
-  const Handlers = HttpApiBuilder.group(Api, "bench", (handlers) =>
+  const group = m.builders?.group ?? HttpApiBuilder.group;
+  const addHttpApi = m.builders?.addHttpApi ?? m.HttpLayerRouter.addHttpApi;
+  const Handlers = group(Api, "bench", (handlers) =>
     Effect.map(UsersService, (users) =>
       handlers
         .handle("hello", () => Effect.succeed({ hello: "world" }))
@@ -67,7 +77,7 @@ export const makeHttpApiApp = (m: HttpApiModules) => {
     ),
   );
 
-  const routes = m.HttpLayerRouter.addHttpApi(Api).pipe(
+  const routes = addHttpApi(Api).pipe(
     Layer.provide(Handlers),
     Layer.provide(m.NodeHttpServer.layerContext),
   );
