@@ -1,18 +1,16 @@
 // The Effect face with @effect/platform's HttpApi: a books API declared once (paths, Schemas,
-// errors), implemented with HttpApiBuilder, served by StrataServer, described by OpenApiDocs,
+// errors), implemented with StrataHttpApi (HttpApiBuilder's drop-in), served by StrataServer, described by OpenApiDocs,
 // and called by a typed HttpApiClient (see test/openapi/EffectFace.test.ts).
 import * as HttpApi from "@effect/platform/HttpApi";
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder";
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
-import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as OpenApi from "@effect/platform/OpenApi";
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
-import { NotFoundError, OpenApiDocs } from "strata";
+import { NotFoundError, OpenApiDocs, StrataHttpApi } from "strata";
 
 /** A book as the API returns it. */
 export class Book extends Schema.Class<Book>("Book")({
@@ -84,8 +82,11 @@ export class Books extends Context.Tag("examples/effect-httpapi/Books")<
   });
 }
 
-/** The handlers of the books group. */
-const BooksHandlers = HttpApiBuilder.group(BooksApi, "books", (handlers) =>
+/**
+ * The handlers of the books group. `StrataHttpApi.group` is `HttpApiBuilder.group` with the same
+ * signature and answers, minus a context swap per request.
+ */
+const BooksHandlers = StrataHttpApi.group(BooksApi, "books", (handlers) =>
   Effect.map(Books, (books) =>
     handlers
       .handle("list", () => books.list)
@@ -96,9 +97,10 @@ const BooksHandlers = HttpApiBuilder.group(BooksApi, "books", (handlers) =>
 
 /**
  * The API's routes on the `HttpLayerRouter` (Strata serves them on its fast path), with the
- * platform services `HttpApiBuilder` asks for.
+ * platform services `HttpApiBuilder` asks for. `StrataHttpApi.addHttpApi` is
+ * `HttpLayerRouter.addHttpApi`'s drop-in.
  */
-export const ApiRoutes = HttpLayerRouter.addHttpApi(BooksApi).pipe(
+export const ApiRoutes = StrataHttpApi.addHttpApi(BooksApi).pipe(
   Layer.provide(BooksHandlers),
   Layer.provide(NodeHttpServer.layerContext),
 );
