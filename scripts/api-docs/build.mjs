@@ -119,14 +119,19 @@ function examplePrelude() {
     'import * as Schema from "effect/Schema";',
   ];
   taken.add("HttpServerResponse");
+  const typeOnly = ReflectionKind.Interface | ReflectionKind.TypeAlias;
   for (const module of project.children ?? []) {
     const from = module.name === "index" ? pkg.name : `${pkg.name}/${module.name}`;
-    // A value and a type of one name are one import.
-    const names = [...new Set((module.children ?? []).map((child) => child.name))].filter(
-      (name) => !taken.has(name),
-    );
-    for (const name of names) taken.add(name);
-    if (names.length > 0) lines.push(`import { ${names.join(", ")} } from "${from}";`);
+    // A value and a type of one name are one import; a name that is only a type is imported
+    // as one (`type X`), as a decorated parameter's type must be under isolatedModules.
+    const names = new Map();
+    for (const child of module.children ?? []) {
+      if (taken.has(child.name)) continue;
+      names.set(child.name, (names.get(child.name) ?? true) && child.kindOf(typeOnly));
+    }
+    for (const name of names.keys()) taken.add(name);
+    const specifiers = [...names].map(([name, isType]) => (isType ? `type ${name}` : name));
+    if (specifiers.length > 0) lines.push(`import { ${specifiers.join(", ")} } from "${from}";`);
   }
   return `${lines.join("\n")}\n`;
 }

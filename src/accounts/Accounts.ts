@@ -5,6 +5,7 @@
  * @example
  * const User = Schema.Struct({ id: Schema.String, name: Schema.String });
  * const Users = Accounts.make(User);
+ * const UserSession = Session.make(User);
  *
  * const AccountsLive = Users.layer({
  *   createUser: (profile, { id }) => ({ id, name: profile.name ?? "" }),

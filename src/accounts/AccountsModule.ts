@@ -163,6 +163,9 @@ const makeService = <A extends AppUser, I>(
  * Accounts for the classic face.
  *
  * @example
+ * const User = Schema.Struct({ id: Schema.String, name: Schema.String });
+ * declare class MyAccountsController {} // routes on AccountsService
+ *
  * @Module({
  *   imports: [
  *     AccountsModule.forRoot({
@@ -171,7 +174,7 @@ const makeService = <A extends AppUser, I>(
  *       store: { sqlite: { filename: "data/accounts.db" } },
  *     }),
  *   ],
- *   controllers: [AccountController],
+ *   controllers: [MyAccountsController],
  * })
  * class AppModule {}
  *

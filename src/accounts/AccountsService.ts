@@ -61,12 +61,16 @@ const redacted = (tokens: ClassicTokens | undefined): OAuthTokens | undefined =>
  * store cannot answer...), which a controller may let escape.
  *
  * @example
- * @Controller("auth")
- * class AuthController {
- *   constructor(private readonly accounts: AccountsService<User>, private readonly sessions: SessionService<User>) {}
- *   // from an OAuth callback handler: the app user, then the session
- *   async signedIn(req: RequestContext, result: OAuthCallbackResult, provider: string) {
- *     await this.sessions.create(req, await this.api.signIn(provider, result.user, result));
+ * const User = Schema.Struct({ id: Schema.String, name: Schema.String });
+ * type User = typeof User.Type;
+ *
+ * // OAuthModule's callback handler: with `session`, the app user is the session's data
+ * @Injectable()
+ * class SignInHandler implements OAuthCallbackHandler<User> {
+ *   constructor(private readonly accounts: AccountsService<User>) {}
+ *
+ *   handle(result: OAuthCallbackResult, provider: ProviderName): Promise<User> {
+ *     return this.accounts.signIn(provider, result.user);
  *   }
  * }
  *

@@ -48,7 +48,13 @@ const startupError = (what: string) => (cause: unknown) =>
  * migration.
  *
  * @example
- * const Store = SqlAccountStore.layer.pipe(Layer.provide(PgClient.layer({ url })));
+ * import { PgClient } from "@effect/sql-pg";
+ * import { Layer, Redacted } from "effect";
+ * import { SqlAccountStore } from "strata/accounts";
+ *
+ * const Store = SqlAccountStore.layer.pipe(
+ *   Layer.provide(PgClient.layer({ url: Redacted.make(process.env.DATABASE_URL ?? "") })),
+ * );
  *
  * @since 0.1.0
  * @category store

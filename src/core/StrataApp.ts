@@ -116,6 +116,17 @@ const rethrow = (cause: Cause.Cause<unknown>): never => {
  * scopes, routes), built into Layers, and served by the same engine Effect apps use.
  *
  * @example
+ * @Controller("hello")
+ * class HelloController {
+ *   @Get()
+ *   hello() {
+ *     return { hello: "world" };
+ *   }
+ * }
+ *
+ * @Module({ controllers: [HelloController] })
+ * class AppModule {}
+ *
  * const app = new StrataApp(AppModule);
  * await app.listen(3000);
  *
@@ -137,6 +148,14 @@ export class StrataApp {
    * router itself.
    *
    * @example
+   * import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+   * import * as NodeRuntime from "@effect/platform-node/NodeRuntime";
+   * import { Effect, Layer } from "effect";
+   * import { CorsMiddleware, jsonResponse, StrataApp, StrataServer } from "strata";
+   *
+   * declare class AppModule {} // the app's root module
+   * const MyRoutes = HttpLayerRouter.add("GET", "/ping", Effect.sync(() => jsonResponse("pong")));
+   *
    * const Main = StrataServer.serve(
    *   Layer.mergeAll(StrataApp.layer(AppModule, { globalMiddleware: [CorsMiddleware] }), MyRoutes),
    * ).pipe(Layer.provide(StrataServer.layerNode({ port: 3000 })));

@@ -108,7 +108,15 @@ const keyed = (
  * multipart form's text fields.
  *
  * @example
- * create(@Body() dto: CreateCatDto, @Body("name") name: string) {}
+ * class CreateCatDto extends Schema.Class<CreateCatDto>("CreateCatDto")({ name: Schema.String }) {}
+ *
+ * @Controller("cats")
+ * class CatsController {
+ *   @Post()
+ *   create(@Body() dto: CreateCatDto, @Body("name") name: string) {
+ *     return { dto, name };
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category decorators

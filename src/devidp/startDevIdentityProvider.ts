@@ -32,7 +32,13 @@ export interface RunningDevIdentityProvider extends DevIdentityProviderService {
  *
  * @example
  * const idp = await startDevIdentityProvider({
- *   clients: { github: { clientId: "dev", clientSecret: "dev-secret", redirectUri } },
+ *   clients: {
+ *     github: {
+ *       clientId: "dev",
+ *       clientSecret: "dev-secret",
+ *       redirectUri: "http://localhost:3000/auth/github/callback",
+ *     },
+ *   },
  * });
  * idp.endpoints("github"); // { authorization, token, api }
  *

@@ -16,6 +16,9 @@ const shuttingDown: HealthCheckResult = {
  * process does, draining included.
  *
  * @example
+ * declare const app: StrataApp;
+ * declare const db: { ping(): Promise<void> };
+ *
  * app.healthCheckManager.register({
  *   name: "database",
  *   timeout: 1_000,

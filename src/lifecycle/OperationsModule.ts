@@ -12,16 +12,19 @@ class Operations {}
  * testing module), fresh ones.
  *
  * @example
- * @Module({ imports: [OperationsModule], providers: [Database] })
- * class AppModule {}
- *
  * @Injectable()
  * class Database implements OnModuleInit {
  *   constructor(private readonly health: HealthCheckManager) {}
  *   onModuleInit() {
  *     this.health.register({ name: "database", check: () => this.ping() });
  *   }
+ *   async ping() {
+ *     return true; // e.g. SELECT 1
+ *   }
  * }
+ *
+ * @Module({ imports: [OperationsModule], providers: [Database] })
+ * class AppModule {}
  *
  * @since 0.1.0
  * @category lifecycle

@@ -26,7 +26,11 @@ export const DEFAULT_HANDLER_TIMEOUT = 10_000;
  * scope (the Effect face: `Effect.addFinalizer` in a scoped Layer).
  *
  * @example
+ * declare const app: StrataApp;
+ * declare const metrics: { flush(): Promise<void> };
+ *
  * app.shutdownManager.register(async (signal) => {
+ *   console.log(`stopping on ${signal ?? "app.close()"}`);
  *   await metrics.flush();
  * });
  *

@@ -73,6 +73,11 @@ const toHttpMiddleware = (
  * ones included, without leaving the server's fast path.
  *
  * @example
+ * declare const app: StrataApp;
+ * declare class AdminOnlyMiddleware implements StrataMiddleware {
+ *   use(context: MiddlewareContext): void;
+ * }
+ *
  * app.middlewareManager
  *   .use(new CorsMiddleware({ origin: "https://app.example.com" }), LoggerMiddleware)
  *   .use("/admin", AdminOnlyMiddleware);

@@ -50,6 +50,11 @@ export type MiddlewareNext = () => Promise<void>;
  * Effect. Classes are created once at startup through dependency injection.
  *
  * @example
+ * declare const app: StrataApp;
+ * declare class ApiKeys { // a provider of the app
+ *   valid(key: string | undefined): boolean;
+ * }
+ *
  * @Injectable()
  * class ApiKeyMiddleware implements StrataMiddleware {
  *   constructor(private readonly keys: ApiKeys) {}

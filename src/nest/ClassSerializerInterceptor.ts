@@ -53,9 +53,26 @@ export const CLASS_SERIALIZER_DEFAULTS = "strata:class-serializer-defaults";
  * platform responses pass as they are. Needs class-transformer (an optional peer dependency).
  *
  * @example
+ * class UserEntity {
+ *   id = 0;
+ *   password = ""; // with class-transformer's @Exclude(), left out of the JSON
+ *   constructor(fields: Partial<UserEntity>) {
+ *     Object.assign(this, fields);
+ *   }
+ * }
+ *
+ * @Controller("users")
  * @UseInterceptors(ClassSerializerInterceptor)
- * @Get(":id") findOne() { return new UserEntity({ id: 1, password: "secret" }); }
- * // or for the whole app: new ClassSerializerInterceptor(app.get(Reflector))
+ * class UsersController {
+ *   @Get(":id")
+ *   findOne() {
+ *     return new UserEntity({ id: 1, password: "secret" });
+ *   }
+ * }
+ *
+ * // or for the whole app:
+ * declare const app: StrataApp;
+ * app.useGlobalInterceptors(new ClassSerializerInterceptor(app.get(Reflector)));
  *
  * @since 0.1.0
  * @category serialization

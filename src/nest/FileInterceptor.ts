@@ -72,9 +72,14 @@ const declare = (
  * as multer does; a request that is not multipart runs the handler without a file.
  *
  * @example
- * @Post("avatar")
- * @UseInterceptors(FileInterceptor("file"))
- * upload(@UploadedFile() file: UploadedFile) { return { size: file.size }; }
+ * @Controller("users")
+ * class UsersController {
+ *   @Post("avatar")
+ *   @UseInterceptors(FileInterceptor("file"))
+ *   upload(@UploadedFile() file: UploadedFile) {
+ *     return { size: file.size };
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category uploads

@@ -15,6 +15,8 @@ import {
  * extends it, so `@Catch(HttpException)` catches them all.
  *
  * @example
+ * declare const cause: Error;
+ *
  * throw new HttpException("Upstream down", HttpStatus.BAD_GATEWAY);
  * throw new HttpException({ status: 403, error: "No access" }, 403, { cause });
  *

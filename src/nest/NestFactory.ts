@@ -6,6 +6,8 @@ import { type RootModule, StrataApp, type StrataAppOptions } from "../core/Strat
  * configured (`useGlobalPipes`...) and then `listen`ed. The options are Strata's.
  *
  * @example
+ * declare class AppModule {} // the app's root module
+ *
  * const app = await NestFactory.create(AppModule);
  * app.useGlobalPipes(new ValidationPipe());
  * await app.listen(3000);

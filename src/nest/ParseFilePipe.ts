@@ -42,12 +42,19 @@ const filesIn = (value: Files): ReadonlyArray<UploadedFile> => {
  * failure is an `HttpError` of `errorHttpStatusCode` (400 by default) or `exceptionFactory`'s.
  *
  * @example
- * @Post("avatar")
- * @UseInterceptors(FileInterceptor("file"))
- * upload(
- *   @UploadedFile(new ParseFilePipe({ validators: [new MaxFileSizeValidator({ maxSize: 1000 })] }))
- *   file: UploadedFile,
- * ) {}
+ * @Controller("users")
+ * class UsersController {
+ *   @Post("avatar")
+ *   @UseInterceptors(FileInterceptor("file"))
+ *   upload(
+ *     @UploadedFile(
+ *       new ParseFilePipe({ validators: [new MaxFileSizeValidator({ maxSize: 1000 })] }),
+ *     )
+ *     file: UploadedFile,
+ *   ) {
+ *     return { size: file.size };
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category uploads

@@ -9,12 +9,22 @@ import { type ParseFileOptions, ParseFilePipe } from "./ParseFilePipe.js";
  * {@link ParseFilePipe} (and starts a new list).
  *
  * @example
- * @UploadedFile(
- *   new ParseFilePipeBuilder()
- *     .addFileTypeValidator({ fileType: "image/png" })
- *     .addMaxSizeValidator({ maxSize: 1000 })
- *     .build({ errorHttpStatusCode: HttpStatus.UNPROCESSABLE_ENTITY }),
- * )
+ * @Controller("users")
+ * class UsersController {
+ *   @Post("avatar")
+ *   @UseInterceptors(FileInterceptor("file"))
+ *   upload(
+ *     @UploadedFile(
+ *       new ParseFilePipeBuilder()
+ *         .addFileTypeValidator({ fileType: "image/png" })
+ *         .addMaxSizeValidator({ maxSize: 1000 })
+ *         .build({ errorHttpStatusCode: HttpStatus.UNPROCESSABLE_ENTITY }),
+ *     )
+ *     file: UploadedFile,
+ *   ) {
+ *     return { size: file.size };
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category uploads

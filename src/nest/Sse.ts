@@ -28,9 +28,15 @@ export interface MessageEvent {
  * `Internal Server Error` (the error itself is logged, never sent).
  *
  * @example
- * @Sse("events")
- * events(): Observable<MessageEvent> {
- *   return interval(1000).pipe(map((n) => ({ data: { n } })));
+ * import { interval, map, type Observable } from "rxjs";
+ * import { Controller, type MessageEvent, Sse } from "strata";
+ *
+ * @Controller("clock")
+ * class ClockController {
+ *   @Sse("events")
+ *   events(): Observable<MessageEvent> {
+ *     return interval(1000).pipe(map((n) => ({ data: { n } })));
+ *   }
  * }
  *
  * @since 0.1.0

@@ -19,12 +19,18 @@ export interface StreamableFileOptions {
  * its options (a `@Header()` of the same name wins). Interceptors see it as it is.
  *
  * @example
- * @Get("report")
- * report() {
- *   return new StreamableFile(createReadStream("report.pdf"), {
- *     type: "application/pdf",
- *     disposition: 'attachment; filename="report.pdf"',
- *   });
+ * import { createReadStream } from "node:fs";
+ * import { Controller, Get, StreamableFile } from "strata";
+ *
+ * @Controller("reports")
+ * class ReportsController {
+ *   @Get("latest")
+ *   report() {
+ *     return new StreamableFile(createReadStream("report.pdf"), {
+ *       type: "application/pdf",
+ *       disposition: 'attachment; filename="report.pdf"',
+ *     });
+ *   }
  * }
  *
  * @since 0.1.0

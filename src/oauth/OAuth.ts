@@ -340,8 +340,18 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
  * The OAuth pipeline.
  *
  * @example
+ * import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
+ * import { Layer, Redacted } from "effect";
+ * import { OAuth } from "strata/oauth";
+ *
  * const OAuthLive = OAuth.layer({
- *   providers: { github: { clientId, clientSecret: Redacted.make(secret), redirectUri } },
+ *   providers: {
+ *     github: {
+ *       clientId: process.env.GITHUB_CLIENT_ID ?? "",
+ *       clientSecret: Redacted.make(process.env.GITHUB_CLIENT_SECRET ?? ""),
+ *       redirectUri: "https://app.example/auth/github/callback",
+ *     },
+ *   },
  * }).pipe(Layer.provide(FetchHttpClient.layer));
  *
  * @since 0.1.0

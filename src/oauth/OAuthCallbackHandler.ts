@@ -14,6 +14,11 @@ import type { ProviderName } from "./SupportedProvider.js";
  * `successRedirect`); a returned `HttpServerResponse` or sent `StrataResponse` is sent as is.
  *
  * @example
+ * declare class UsersService { // a provider of the app
+ *   upsert(provider: ProviderName, profile: OAuthUser): Promise<{ user: AppUser; isNew: boolean }>;
+ *   sign(user: AppUser): string;
+ * }
+ *
  * @Injectable()
  * class IssueAppToken implements OAuthCallbackHandler {
  *   constructor(private readonly users: UsersService) {}

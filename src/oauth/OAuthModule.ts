@@ -127,14 +127,24 @@ const contributor =
  * OAuth 2.0 social login for the classic face.
  *
  * @example
+ * declare class IssueAppToken implements OAuthCallbackHandler { // see OAuthCallbackHandler
+ *   handle(result: OAuthCallbackResult, provider: ProviderName): Promise<unknown>;
+ * }
+ *
  * @Module({
  *   imports: [
  *     OAuthModule.forRoot({
- *       providers: { github: { clientId, clientSecret, redirectUri } },
+ *       providers: {
+ *         github: {
+ *           clientId: process.env.GITHUB_CLIENT_ID ?? "",
+ *           clientSecret: process.env.GITHUB_CLIENT_SECRET ?? "",
+ *           redirectUri: "https://app.example/auth/github/callback",
+ *         },
+ *       },
  *       callbackHandler: IssueAppToken,
  *     }),
  *   ],
- *   providers: [IssueAppToken, UsersService],
+ *   providers: [IssueAppToken],
  * })
  * class AppModule {}
  *

@@ -663,9 +663,19 @@ export const api = <R = never, A = unknown, E = unknown, RS = never, ES = never>
  * The built-in routes as a Layer for `HttpLayerRouter` (the Effect face).
  *
  * @example
+ * declare const OAuthLive: Layer.Layer<OAuth>; // OAuth.layer({ providers: { github: { ... } } })
+ *
  * const UserSession = Session.make(OAuthSessionUser);
- * const Routes = OAuthRoutes.layer({ session: {} }); // or session: { from: (oauth) => toAppUser(oauth) }
- * StrataServer.serve(Routes).pipe(Layer.provide(OAuthLive), Layer.provide(SessionLive), ...);
+ * const Me = HttpLayerRouter.add("GET", "/me", Effect.map(UserSession.require, jsonResponse));
+ * // session: {} signs the profile in; or session: { from: (oauth) => toAppUser(oauth) }
+ * const Routes = Layer.mergeAll(OAuthRoutes.layer({ session: {} }), Me);
+ *
+ * const App = StrataServer.serve(Routes).pipe(
+ *   Layer.provide(OAuthLive),
+ *   Layer.provide(TransactionStore.layerCookie.pipe(Layer.provide(TransactionSealer.layer()))),
+ *   Layer.provide(UserSession.layer().pipe(Layer.provide(CookieSessionStore.layer()))),
+ *   Layer.provide(StrataServer.layerNode({ port: 3000 })),
+ * );
  *
  * @since 0.1.0
  * @category routes

@@ -23,9 +23,24 @@ const invalidState = () => new UnauthorizedError("Invalid state");
  * sealed transaction; this guard is for custom callback routes.)
  *
  * @example
- * @Get(":provider/callback")
- * @UseGuards(OAuthStateGuard)
- * callback(@Param("provider") provider: SupportedProvider, @Query("code") code: string) { ... }
+ * @Controller("login")
+ * class LoginController {
+ *   constructor(private readonly oauth: OAuthService) {}
+ *
+ *   @Get(":provider/callback")
+ *   @UseGuards(OAuthStateGuard)
+ *   async callback(
+ *     @Param("provider") provider: SupportedProvider,
+ *     @Query("code") code: string,
+ *     @Query("state") state: string,
+ *     @Headers("cookie") cookie: string | undefined,
+ *   ) {
+ *     const flow = readFlowCookie(cookie); // the guard checked that its state is this one
+ *     const { codeVerifier, nonce } = flow ?? {};
+ *     const result = await this.oauth.handleCallback(provider, code, state, codeVerifier, nonce);
+ *     return { user: result.user };
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category custom flow
@@ -44,6 +59,9 @@ export class OAuthStateGuard implements CanActivate {
  * parameter equals the flow cookie's state.
  *
  * @example
+ * // the callback's handler, which exchanges the code
+ * declare const handler: Effect.Effect<HttpServerResponse.HttpServerResponse>;
+ *
  * HttpLayerRouter.add("GET", "/login/:provider/callback", Effect.zipRight(requireOAuthState, handler))
  *
  * @since 0.1.0

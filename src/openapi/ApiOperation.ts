@@ -14,9 +14,14 @@ export interface ApiOperationOptions extends OperationMetadata {}
  * `Controller.method`), extra tags, and whether it is deprecated. Records metadata only.
  *
  * @example
- * @Get(":id")
- * @ApiOperation({ summary: "One book", deprecated: true })
- * find(@Param("id", ParseIntPipe) id: number) {}
+ * @Controller("books")
+ * class BooksController {
+ *   @Get(":id")
+ *   @ApiOperation({ summary: "One book", deprecated: true })
+ *   find(@Param("id", ParseIntPipe) id: number) {
+ *     return { id };
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category openapi

@@ -23,10 +23,17 @@ export interface ApiResponseOptions {
  * status. Records metadata only: the Schema is converted when the document is built.
  *
  * @example
- * @Get(":id")
- * @ApiResponse({ status: 200, type: Book })
- * @ApiResponse({ status: 404, description: "No such book" })
- * find(@Param("id", ParseIntPipe) id: number) {}
+ * class Book extends Schema.Class<Book>("Book")({ id: Schema.Number, title: Schema.String }) {}
+ *
+ * @Controller("books")
+ * class BooksController {
+ *   @Get(":id")
+ *   @ApiResponse({ status: 200, type: Book })
+ *   @ApiResponse({ status: 404, description: "No such book" })
+ *   find(@Param("id", ParseIntPipe) id: number) {
+ *     return new Book({ id, title: "Dune" });
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category openapi

@@ -9,8 +9,13 @@ import { appendTo, OpenApiKey, type SecurityMetadata } from "./OpenApiMetadata.j
  * described with their 401 and 403 responses.
  *
  * @example
- * @ApiSecurity("session", { type: "apiKey", in: "cookie", name: "sid" })
- * class SessionGuard implements CanActivate { ... }
+ * @Injectable()
+ * @ApiSecurity("apiKey", { type: "apiKey", in: "header", name: "x-api-key" })
+ * class ApiKeyGuard implements CanActivate {
+ *   canActivate(context: ExecutionContext) {
+ *     return context.headers["x-api-key"] === process.env.API_KEY;
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category openapi

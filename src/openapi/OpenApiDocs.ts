@@ -52,8 +52,18 @@ export const document = <R = never>(
  * docs page at `options.docsPath` (default `/docs`; `false` for none), both built at startup.
  *
  * @example
+ * import type { HttpApi } from "@effect/platform";
+ * import type * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+ * import { Layer } from "effect";
+ * import { OpenApiDocs, StrataServer } from "strata";
+ * import { OAuthRoutes } from "strata/oauth";
+ *
+ * declare const BooksApi: HttpApi.HttpApi.Any; // HttpApi.make("books").add(...)
+ * declare const BooksRoutes: Layer.Layer<never, never, HttpLayerRouter.HttpRouter>; // its handlers
+ *
  * const Docs = OpenApiDocs.layer({ apis: [BooksApi, OAuthRoutes.api()], info: { title: "Books" } });
- * StrataServer.serve(Layer.mergeAll(BooksRoutes, OAuthRoutes.layer(), Docs)).pipe(...);
+ * // then provide OAuth, a TransactionStore and StrataServer.layerNode (see OAuthRoutes.layer)
+ * const App = StrataServer.serve(Layer.mergeAll(BooksRoutes, OAuthRoutes.layer(), Docs));
  *
  * @since 0.1.0
  * @category openapi

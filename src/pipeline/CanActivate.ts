@@ -11,6 +11,10 @@ import type { RxObservable } from "./Interceptor.js";
  * through dependency injection (request-scoped ones once per request).
  *
  * @example
+ * declare class ApiKeys { // a provider of the app
+ *   find(key: string | undefined): RequestUser | undefined;
+ * }
+ *
  * @Injectable()
  * class ApiKeyGuard implements CanActivate {
  *   constructor(private readonly keys: ApiKeys) {}

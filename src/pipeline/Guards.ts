@@ -28,8 +28,15 @@ const forbidden = new ForbiddenError();
  * 403 `Forbidden`, a failure (an `HttpError` such as `UnauthorizedError`) answers as itself.
  *
  * @example
- * const isAdmin = Effect.map(CurrentUser, (user) => user.role === "admin");
- * HttpLayerRouter.add("DELETE", "/users/:id", removeUser.pipe(Guards.guard(isAdmin)));
+ * declare const removeUser: Effect.Effect<HttpServerResponse.HttpServerResponse>;
+ * declare const userOfToken: Effect.Effect<RequestUser, UnauthorizedError>; // from a bearer token
+ *
+ * const isAdmin = Effect.map(Guards.CurrentUser, (user) => user.role === "admin");
+ * HttpLayerRouter.add(
+ *   "DELETE",
+ *   "/users/:id",
+ *   removeUser.pipe(Guards.guard(isAdmin), Guards.authenticate(userOfToken)),
+ * );
  *
  * @since 0.1.0
  * @category guards

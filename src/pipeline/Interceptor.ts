@@ -37,13 +37,17 @@ export interface CallHandler<T = unknown> {
  * global, then controller, then method; the first listed is the outermost.
  *
  * @example
+ * import { map } from "rxjs";
+ * import type { CallHandler, ExecutionContext, NestInterceptor } from "strata";
+ * import { Interceptor } from "strata";
+ *
  * class Envelope extends Interceptor {
  *   async intercept(_context: ExecutionContext, next: CallHandler) {
  *     return { data: await next() };
  *   }
  * }
  * // NestJS's form, with rxjs installed:
- * class Envelope implements NestInterceptor {
+ * class NestEnvelope implements NestInterceptor {
  *   intercept(_context: ExecutionContext, next: CallHandler) {
  *     return next.handle().pipe(map((data) => ({ data })));
  *   }

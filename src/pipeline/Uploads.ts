@@ -266,7 +266,14 @@ export const readUpload = <E = never>(
  * `limits` (each defaulting to {@link DEFAULT_UPLOAD_LIMITS}).
  *
  * @example
- * const { files, fields } = yield* Uploads.read({ fileSize: 1024 * 1024 });
+ * const upload = HttpLayerRouter.add(
+ *   "POST",
+ *   "/upload",
+ *   Effect.gen(function* () {
+ *     const { files, fields } = yield* Uploads.read({ fileSize: 1024 * 1024 });
+ *     return jsonResponse({ files: files.map((file) => file.originalname), fields });
+ *   }),
+ * );
  *
  * @since 0.1.0
  * @category uploads

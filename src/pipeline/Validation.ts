@@ -74,7 +74,16 @@ export const decode = <A, I>(
  * validates it against `schema`.
  *
  * @example
- * const user = yield* Validation.body(CreateUserDto);
+ * const CreateUserDto = Schema.Struct({ name: Schema.String, email: Schema.String });
+ *
+ * const createUser = HttpLayerRouter.add(
+ *   "POST",
+ *   "/users",
+ *   Effect.gen(function* () {
+ *     const user = yield* Validation.body(CreateUserDto); // 400 with one line per field
+ *     return jsonResponse(user, { status: 201 });
+ *   }),
+ * );
  *
  * @since 0.1.0
  * @category validation

@@ -253,10 +253,13 @@ export type VersionedHandlers<E, R> = {
  * the classic compiler does for `@Version`.
  *
  * @example
+ * declare const listUsersV1: Effect.Effect<HttpServerResponse.HttpServerResponse>;
+ * declare const listUsersV2: Effect.Effect<HttpServerResponse.HttpServerResponse>;
+ *
  * Versioning.add({ type: VersioningType.HEADER }, "GET", "/users", {
  *   "1": listUsersV1,
  *   "2": listUsersV2,
- * })
+ * });
  *
  * @since 0.1.0
  * @category versioning

@@ -37,7 +37,13 @@ const message = "Validation failed (parsable array expected)";
  * Schema decodes the item as it comes).
  *
  * @example
- * find(@Query("ids", new ParseArrayPipe({ items: Number })) ids: ReadonlyArray<number>) {}
+ * @Controller("users")
+ * class UsersController {
+ *   @Get()
+ *   find(@Query("ids", new ParseArrayPipe({ items: Number })) ids: ReadonlyArray<number>) {
+ *     return ids; // ?ids=1,2,3 is [1, 2, 3]
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category pipes

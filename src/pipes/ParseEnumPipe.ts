@@ -7,7 +7,18 @@ import { PipeTransform } from "./PipeTransform.js";
  * compared as they are: a query string `"1"` is not the numeric member `1`.
  *
  * @example
- * list(@Query("sort", new ParseEnumPipe(Sort)) sort: Sort) {}
+ * enum Sort {
+ *   Newest = "newest",
+ *   Oldest = "oldest",
+ * }
+ *
+ * @Controller("posts")
+ * class PostsController {
+ *   @Get()
+ *   list(@Query("sort", new ParseEnumPipe(Sort)) sort: Sort) {
+ *     return { sort };
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category pipes

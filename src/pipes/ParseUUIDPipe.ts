@@ -25,7 +25,13 @@ const uuidPattern = (version: ParseUUIDPipeOptions["version"]): RegExp => {
  * value that is not a string with 400 `The value passed as UUID is not a string`, as NestJS's.
  *
  * @example
- * findOne(@Param("id", new ParseUUIDPipe({ version: "4" })) id: string) {}
+ * @Controller("users")
+ * class UsersController {
+ *   @Get(":id")
+ *   findOne(@Param("id", new ParseUUIDPipe({ version: "4" })) id: string) {
+ *     return { id };
+ *   }
+ * }
  *
  * @since 0.1.0
  * @category pipes

@@ -141,6 +141,8 @@ const schemaLines = (errors: ReadonlyArray<ValidationError>): ReadonlyArray<stri
  * validates declared Schemas itself, before the argument's own pipes.
  *
  * @example
+ * declare const app: StrataApp;
+ *
  * app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true }));
  *
  * @since 0.1.0

@@ -65,9 +65,20 @@ export interface CurrentUserOptions {
  * is read when a request arrives, once per request however many times it is asked for.
  *
  * @example
- * @Get("me")
- * me(@CurrentUser() user: User) {
- *   return user;
+ * const User = Schema.Struct({ id: Schema.String, name: Schema.String }); // the session's data
+ * type User = typeof User.Type;
+ *
+ * @Controller()
+ * class MeController {
+ *   @Get("me")
+ *   me(@CurrentUser() user: User) {
+ *     return user; // 401 without a session
+ *   }
+ *
+ *   @Get()
+ *   home(@CurrentUser({ optional: true }) user: User | undefined) {
+ *     return { signedIn: user !== undefined };
+ *   }
  * }
  *
  * @since 0.1.0

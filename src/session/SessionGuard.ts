@@ -16,6 +16,9 @@ import { onRequest, type SessionService } from "./SessionService.js";
  * and `SessionService` do not read it again. Provided by `SessionModule.forRoot`.
  *
  * @example
+ * const User = Schema.Struct({ id: Schema.String, name: Schema.String }); // the session's data
+ * type User = typeof User.Type;
+ *
  * @Controller("me")
  * @UseGuards(SessionGuard)
  * class MeController {

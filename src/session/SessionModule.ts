@@ -94,6 +94,10 @@ const makeService = <A, I>(
  * Sessions for the classic face.
  *
  * @example
+ * const User = Schema.Struct({ id: Schema.String, name: Schema.String }); // the session's data
+ * type User = typeof User.Type;
+ * declare class MeController {} // @UseGuards(SessionGuard), see SessionGuard
+ *
  * @Module({
  *   imports: [SessionModule.forRoot({ schema: User, secret: process.env.SESSION_SECRET })],
  *   controllers: [MeController],

@@ -95,9 +95,13 @@ const runOnRequest = <B>(
  * 503 `ServiceUnavailableError` when the store cannot answer).
  *
  * @example
+ * const User = Schema.Struct({ id: Schema.String, name: Schema.String }); // the session's data
+ * type User = typeof User.Type;
+ *
  * @Controller("auth")
  * class AuthController {
  *   constructor(private readonly sessions: SessionService<User>) {}
+ *
  *   @Post("logout")
  *   async logout(@Req() req: RequestContext) {
  *     await this.sessions.destroy(req);

@@ -4,6 +4,10 @@
  * can also walk through sign-in, a protected route and sign-out.
  *
  * @example
+ * declare const Routes: Layer.Layer<never, never, HttpLayerRouter.HttpRouter>; // the app's routes
+ * declare class AppModule {} // imports SessionModule.forRoot(...)
+ * const alice = { id: "1", name: "Alice" };
+ *
  * // Effect face: `UserSession.layerTest(user)` is the same, typed.
  * const Served = serveTest(Routes).pipe(Layer.provide(TestSession.layer(alice)));
  * // Classic face

@@ -244,7 +244,9 @@ const cookieStore: Layer.Layer<TransactionStore> = Layer.provide(
  * listed providers are served; any other name is a 404.
  *
  * @example
- * const App = serveTest(OAuthRoutes.layer({ onSuccess: issueAppToken })).pipe(
+ * const App = serveTest(
+ *   OAuthRoutes.layer({ onSuccess: (session) => Effect.succeed({ name: session.user.name }) }),
+ * ).pipe(
  *   Layer.provide(MockProvider.layer({ provider: "google", profile: { id: "1", name: "Ada" } })),
  * );
  *
@@ -274,9 +276,11 @@ export const provider = (
  * and the cookie are the app's own; configured providers that are not mocked are not served.
  *
  * @example
+ * declare class AppModule {} // imports OAuthModule.forRoot(...)
+ *
  * const module = await Test.createTestingModule({ imports: [AppModule] })
  *   .overrideProvider(OAuthProviderSource)
- *   .useValue(MockProvider.source({ provider: "github", profile }))
+ *   .useValue(MockProvider.source({ provider: "github", profile: { id: "1", name: "Ada" } }))
  *   .compile();
  *
  * @since 0.1.0

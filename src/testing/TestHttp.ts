@@ -27,13 +27,21 @@ export interface ServeTestOptions extends ServeOptions {
  * `@effect/vitest`'s `layer(...)` or `Effect.provide`.
  *
  * @example
+ * import { HttpClient } from "@effect/platform";
+ * import { expect, layer } from "@effect/vitest";
+ * import { Effect } from "effect";
+ * import { StrataApp } from "strata";
  * import { serveTest } from "strata/testing";
  *
+ * declare class AppModule {} // the app's root module
+ *
  * layer(serveTest(StrataApp.layer(AppModule)))("users", (it) => {
- *   it.effect("finds a user", () => Effect.gen(function* () {
- *     const response = yield* HttpClient.get("/users/1");
- *     expect(response.status).toBe(200);
- *   }));
+ *   it.effect("finds a user", () =>
+ *     Effect.gen(function* () {
+ *       const response = yield* HttpClient.get("/users/1");
+ *       expect(response.status).toBe(200);
+ *     }),
+ *   );
  * });
  *
  * @since 0.1.0
@@ -98,6 +106,8 @@ export interface TestRequestInit {
  * Sends one real HTTP request to a listening app and reads the whole response.
  *
  * @example
+ * declare const app: StrataApp; // e.g. testingModule.createStrataApp()
+ *
  * await app.listen(0);
  * const response = await request(app, "GET", "/users/1");
  *

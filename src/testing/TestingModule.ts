@@ -108,8 +108,13 @@ export interface OverrideBy<T> {
  * Entry point of the classic testing API.
  *
  * @example
+ * declare class UsersService { // a provider of the app
+ *   find(id: string): Promise<{ id: string; name: string }>;
+ * }
+ * declare class UsersController {} // @Controller("users"), injects UsersService
+ *
  * const module = await Test.createTestingModule({ controllers: [UsersController], providers: [UsersService] })
- *   .overrideProvider(UsersService).useValue(fakeUsers)
+ *   .overrideProvider(UsersService).useValue({ find: async (id: string) => ({ id, name: "Ada" }) })
  *   .compile();
  *
  * @since 0.1.0
