@@ -67,6 +67,8 @@ export interface AuthorizeOptions {
   readonly redirects?: TransactionRedirects;
   /** What the authorization is for, kept in the transaction (absent: a sign-in). */
   readonly intent?: TransactionIntent;
+  /** With the `link` intent: who started it (see `OAuthTransaction.linkOwner`), kept in the transaction. */
+  readonly linkOwner?: string;
 }
 
 /**
@@ -189,6 +191,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
     redirects: TransactionRedirects,
     expiry: number,
     intent: TransactionIntent | undefined,
+    linkOwner: string | undefined,
   ): Authorization => {
     const transaction: Types.Mutable<OAuthTransaction> = {
       provider: p.name,
@@ -208,6 +211,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
     }
     if (nonce !== undefined) transaction.nonce = nonce;
     if (intent !== undefined) transaction.intent = intent;
+    if (linkOwner !== undefined) transaction.linkOwner = linkOwner;
     return authorization;
   };
 
@@ -251,6 +255,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
                 redirects,
                 clock.unsafeCurrentTimeMillis() + ttl,
                 options.intent,
+                options.linkOwner,
               ),
             ),
           );

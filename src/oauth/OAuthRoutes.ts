@@ -40,13 +40,14 @@ import { jsonResponse } from "../core/TextResponse.js";
 import { StrataResponse } from "../http/StrataResponse.js";
 import { describeRoute } from "../openapi/RouteDescription.js";
 import { Session, type SessionApi } from "../session/Session.js";
+import { linkOwner } from "./LinkOwner.js";
 import { OAuth } from "./OAuth.js";
 import { reservedProviderNames } from "./OAuthConfig.js";
 import { InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
 import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js";
 import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
 import { sessionUserOf } from "./OAuthSessionUser.js";
-import type { TransactionIntent, TransactionRedirects } from "./OAuthTransaction.js";
+import type { TransactionRedirects } from "./OAuthTransaction.js";
 import { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
 import type { ProviderName } from "./SupportedProvider.js";
 import {
@@ -196,6 +197,21 @@ const handlerFailureCode = (cause: Cause.Cause<unknown>) => {
   return Option.isSome(failure) && isCodedFailure(failure.value)
     ? failure.value.code
     : HANDLER_FAILED;
+};
+
+/**
+ * The log line of a failed success handler that is answered with a redirect (an answered one is
+ * logged by the error mapper): a warning with its code for a failure the handler meant (an
+ * account linked to another user), an error with its cause for anything else.
+ */
+const logHandlerFailure = (cause: Cause.Cause<unknown>, redirected: boolean) => {
+  if (!redirected) return Effect.void;
+  const code = handlerFailureCode(cause);
+  return code === HANDLER_FAILED
+    ? Effect.logError("OAuth callback handler failed", cause)
+    : Effect.logWarning("OAuth callback handler refused the sign-in").pipe(
+        Effect.annotateLogs("error", code),
+      );
 };
 
 /** A link started with another intent than `link`, or where linking is not enabled. */
@@ -361,12 +377,12 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
         if (Either.isLeft(redirects)) {
           return Effect.succeed(secured(oauthErrorResponse(redirects.left)));
         }
-        const start = (intent: TransactionIntent | undefined) =>
+        const start = (link: { readonly owner: string } | undefined) =>
           Effect.flatMap(
             oauth.authorize(p.name, {
               redirects: redirects.right,
               offline: wantsOffline(p.name),
-              ...(intent === undefined ? {} : { intent }),
+              ...(link === undefined ? {} : { intent: "link", linkOwner: link.owner }),
             }),
             (authorization) =>
               Effect.map(store.save(authorization.transaction), (cookie) =>
@@ -385,7 +401,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
         return Effect.flatMap(sessions.current, (current) =>
           Option.isNone(current)
             ? Effect.succeed(secured(oauthErrorResponse(sessionRequired)))
-            : start("link"),
+            : start({ owner: linkOwner(current.value) }),
         );
       },
     ).pipe(Effect.catchAllCause((cause) => Effect.map(failureResponse(cause), secured)));
@@ -521,7 +537,11 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
         if (Either.isLeft(signedIn)) {
           return finish(yield* failureResponse(Cause.fail(signedIn.left)));
         }
-        if (Option.isNone(signedIn.right)) {
+        // Linked only to the user who started the link (not whoever signed in since).
+        if (
+          Option.isNone(signedIn.right) ||
+          linkOwner(signedIn.right.value) !== transaction.value.linkOwner
+        ) {
           return failWith(sessionRequired.code, oauthErrorResponse(sessionRequired));
         }
         current = signedIn.right;
@@ -532,9 +552,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
           Cause.isInterruptedOnly(cause)
             ? Effect.interrupt
             : Effect.zipRight(
-                redirects.error === undefined
-                  ? Effect.void
-                  : Effect.logError("OAuth callback handler failed", cause),
+                logHandlerFailure(cause, redirects.error !== undefined),
                 Effect.map(failureResponse(cause), (response) =>
                   failWith(handlerFailureCode(cause), response),
                 ),

@@ -39,7 +39,7 @@ export type TransactionIntent = typeof TransactionIntent.Type;
 
 /**
  * One authorization in flight: provider, state, PKCE verifier, OpenID nonce, redirects,
- * expiry (epoch milliseconds) and intent (absent for a sign-in).
+ * expiry (epoch milliseconds), intent (absent for a sign-in) and, for a link, who started it.
  *
  * @since 0.1.0
  * @category transaction
@@ -53,6 +53,12 @@ export const OAuthTransaction = Schema.Struct({
   redirects: TransactionRedirects,
   expiry: Schema.Number,
   intent: Schema.optional(TransactionIntent),
+  /**
+   * With the `link` intent: a digest of the session data of the user who started it. The
+   * callback links only for a session with the same data, so a link cannot land on whoever else
+   * signs in in that browser before it returns.
+   */
+  linkOwner: Schema.optional(Schema.String),
 });
 
 /** An OAuth transaction. @since 0.1.0 @category transaction */
@@ -72,7 +78,7 @@ const quoted = (value: string): string =>
  * @category transaction
  */
 export const transactionJson = (transaction: OAuthTransaction): string => {
-  const { codeVerifier, nonce, redirects, expiry, intent } = transaction;
+  const { codeVerifier, nonce, redirects, expiry, intent, linkOwner } = transaction;
   return `{"provider":${quoted(transaction.provider)},"state":${quoted(transaction.state)}${
     codeVerifier === undefined ? "" : `,"codeVerifier":${quoted(codeVerifier)}`
   }${nonce === undefined ? "" : `,"nonce":${quoted(nonce)}`},"redirects":${
@@ -81,5 +87,5 @@ export const transactionJson = (transaction: OAuthTransaction): string => {
       : JSON.stringify(redirects)
   },"expiry":${Number.isFinite(expiry) ? expiry : "null"}${
     intent === undefined ? "" : `,"intent":${quoted(intent)}`
-  }}`;
+  }${linkOwner === undefined ? "" : `,"linkOwner":${quoted(linkOwner)}`}}`;
 };

@@ -195,6 +195,24 @@ describe("examples/social-login: accounts and linking", () => {
     expect(await linkedOn(ada)).toEqual(["Google", "GitHub"]);
   });
 
+  it("a link lands only on the user who started it: another user signed in by the callback is 401 session_required, nothing linked to either", async () => {
+    const alan = await signIn("microsoft", "alan");
+    const { done, session } = await flow("twitter", "ada", {
+      query: "?intent=link",
+      session: ada,
+      callbackSession: alan,
+    });
+    expect(done.status).toBe(401);
+    expect(done.body).toEqual({
+      statusCode: 401,
+      message: "Sign in before linking an account",
+      error: "session_required",
+    });
+    expect(session).toBeUndefined();
+    expect(await linkedOn(ada)).toEqual(["Google", "GitHub"]);
+    expect(await linkedOn(alan)).toEqual(["Microsoft"]);
+  });
+
   it("an account linked to another user is a 409 account_conflict: nothing leaked, nothing written, the session kept", async () => {
     const grace = await signIn("facebook", "grace");
     const graceId = (await me(grace)).id;

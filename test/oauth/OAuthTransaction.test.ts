@@ -9,6 +9,7 @@ const full: OAuthTransaction = {
   redirects: { success: "/home?a=1&b=%20", error: "https://app.example.com/oops#x" },
   expiry: 1_700_000_000_000,
   intent: "link",
+  linkOwner: "q3Zb0-owner_digest",
 };
 
 describe("transactionJson", () => {
