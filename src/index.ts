@@ -6,11 +6,11 @@
  *
  * @since 0.1.0
  */
-import "./decorators/reflectMetadata.js";
+import "./di/reflectMetadata.js";
 
-export type { PipelineOptions, RouteInfo } from "./core/AppRoutes.js";
-export { AppServing, type AppServingOptions } from "./core/AppServing.js";
-export { type ErrorBody, errorBody, validationError } from "./core/ErrorResponse.js";
+export type { PipelineOptions, RouteInfo } from "./routes/AppRoutes.js";
+export { AppServing, type AppServingOptions } from "./server/AppServing.js";
+export { type ErrorBody, errorBody, validationError } from "./http/ErrorResponse.js";
 export {
   BadGatewayError,
   BadRequestError,
@@ -36,22 +36,22 @@ export {
   UnauthorizedError,
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
-} from "./core/HttpError.js";
-export { DEFAULT_BODY_LIMIT, readBody } from "./core/RequestBody.js";
+} from "./http/HttpError.js";
+export { DEFAULT_BODY_LIMIT, readBody } from "./http/RequestBody.js";
 export {
   type RootModule,
   type ShutdownOptions,
   StrataApp,
   type StrataAppOptions,
-} from "./core/StrataApp.js";
+} from "./app/StrataApp.js";
 /**
  * The Effect face's server: `serve` runs `HttpLayerRouter` routes (and a compiled `StrataApp`) on
  * Strata's fast Node server, `layerNode` listens.
  *
  * @since 0.1.0
  */
-export * as StrataServer from "./core/StrataServer.js";
-export { type JsonResponseOptions, jsonResponse } from "./core/TextResponse.js";
+export * as StrataServer from "./server/StrataServer.js";
+export { type JsonResponseOptions, jsonResponse } from "./http/TextResponse.js";
 export { Catch } from "./decorators/Catch.js";
 export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
 export { Controller, type ControllerOptions } from "./decorators/Controller.js";
@@ -59,14 +59,14 @@ export {
   type CustomParamFactory,
   createParamDecorator,
 } from "./decorators/createParamDecorator.js";
-export { Inject, type InjectTarget } from "./decorators/Inject.js";
+export { Inject, type InjectTarget } from "./di/Inject.js";
 export {
   Injectable,
   type InjectableOptions,
   SERVICE_REPOSITORY_METADATA,
   Service,
   type ServiceOptions,
-} from "./decorators/Injectable.js";
+} from "./di/Injectable.js";
 export {
   type DynamicModule,
   Module,
@@ -74,7 +74,7 @@ export {
   type ModuleImportLike,
   type ModuleOptions,
   StrataModule,
-} from "./decorators/Module.js";
+} from "./di/Module.js";
 export {
   Body,
   Headers,
@@ -256,7 +256,7 @@ export {
 } from "./nest/FileInterceptor.js";
 export { FileTypeValidator, type FileTypeValidatorOptions } from "./nest/FileTypeValidator.js";
 export { FileValidator, type FileValidatorContext } from "./nest/FileValidator.js";
-export { type ForwardReference, forwardRef } from "./nest/forwardRef.js";
+export { type ForwardReference, forwardRef } from "./di/forwardRef.js";
 export { Global } from "./nest/Global.js";
 export { HttpException } from "./nest/HttpException.js";
 export type { HttpExceptionOptions } from "./nest/HttpExceptionOptions.js";
@@ -301,7 +301,7 @@ export type {
   NestMiddlewareLike,
   RouteInfo as MiddlewareRouteInfo,
 } from "./nest/MiddlewareConsumer.js";
-export { NestFactory } from "./nest/NestFactory.js";
+export { NestFactory } from "./app/NestFactory.js";
 export type { NestInterceptor } from "./nest/NestInterceptor.js";
 export type {
   NestMiddleware,
@@ -316,17 +316,17 @@ export {
   type CreateDecoratorOptions,
   type ReflectableDecorator,
   Reflector,
-} from "./nest/Reflector.js";
+} from "./di/Reflector.js";
 export { RequestMethod } from "./nest/RequestMethod.js";
 export {
   CLASS_SERIALIZER_OPTIONS,
   type ClassSerializerContextOptions,
   SerializeOptions,
 } from "./nest/SerializeOptions.js";
-export { type CustomDecorator, SetMetadata } from "./nest/SetMetadata.js";
+export { type CustomDecorator, SetMetadata } from "./di/SetMetadata.js";
 export { type MessageEvent, Sse } from "./nest/Sse.js";
-export { StreamableFile, type StreamableFileOptions } from "./nest/StreamableFile.js";
-export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./nest/tokens.js";
+export { StreamableFile, type StreamableFileOptions } from "./http/StreamableFile.js";
+export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./di/tokens.js";
 export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
 export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
 export {
@@ -433,7 +433,7 @@ export {
   type PipeContext,
   type PipeLike,
   PipeTransform,
-} from "./pipes/PipeTransform.js";
+} from "./pipeline/PipeTransform.js";
 export { ValidationPipe, type ValidationPipeOptions } from "./pipes/ValidationPipe.js";
 export { escapeHtml } from "./sanitize/escapeHtml.js";
 export { sanitizeEmail } from "./sanitize/sanitizeEmail.js";

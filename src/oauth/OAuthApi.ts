@@ -11,7 +11,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import * as OpenApi from "@effect/platform/OpenApi";
 import * as Schema from "effect/Schema";
-import { HANDLER_FAILED } from "./OAuthRoutes.js";
+import { HANDLER_FAILED } from "./OAuthError.js";
 import { OAuthSessionUser } from "./OAuthSessionUser.js";
 import type { ProviderName } from "./SupportedProvider.js";
 

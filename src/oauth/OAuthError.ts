@@ -13,7 +13,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import { jsonResponse } from "../core/TextResponse.js";
+import { jsonResponse } from "../http/TextResponse.js";
 
 /**
  * The standard error codes of RFC 6749 (4.1.2.1, 5.2) and OpenID Connect Core (3.1.2.6). An
@@ -475,3 +475,6 @@ export class UnsupportedOperation extends Data.TaggedError("UnsupportedOperation
   readonly provider: string;
   readonly operation: "refresh" | "revoke";
 }> {}
+
+/** The stable `error` code of a failing callback handler. @since 0.1.0 @category routes */
+export const HANDLER_FAILED = "callback_handler_failed";

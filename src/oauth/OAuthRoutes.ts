@@ -33,16 +33,16 @@ import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import type * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
-import { causeToResponse } from "../core/ErrorResponse.js";
-import { ForbiddenError, UnauthorizedError } from "../core/HttpError.js";
-import { setResponseHeaders } from "../core/ResponseHeaders.js";
-import { jsonResponse } from "../core/TextResponse.js";
+import { causeToResponse } from "../http/ErrorResponse.js";
+import { ForbiddenError, UnauthorizedError } from "../http/HttpError.js";
+import { setResponseHeaders } from "../http/ResponseHeaders.js";
 import { StrataResponse } from "../http/StrataResponse.js";
+import { jsonResponse } from "../http/TextResponse.js";
 import { describeRoute } from "../openapi/RouteDescription.js";
 import { Session, type SessionApi } from "../session/Session.js";
 import { OAuth } from "./OAuth.js";
 import { reservedProviderNames } from "./OAuthConfig.js";
-import { InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
+import { HANDLER_FAILED, InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
 import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js";
 import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
 import { sessionUserOf } from "./OAuthSessionUser.js";
@@ -140,9 +140,6 @@ export interface OAuthRoutesOptions<R = never, A = unknown, E = unknown, RS = ne
    */
   readonly session?: OAuthRoutesSession<RS, ES>;
 }
-
-/** The stable `error` code of a failing callback handler. @since 0.1.0 @category routes */
-export const HANDLER_FAILED = "callback_handler_failed";
 
 const securityHeaders = {
   "cache-control": "no-store",

@@ -25,7 +25,7 @@ import {
   Timeout,
   TimeoutMiddleware,
 } from "../../src/index.js";
-import { outermostForms } from "../../src/middleware/internal/DecoratedRun.js";
+import { outermostForms } from "../../src/fastpath/DecoratedRun.js";
 import { request, serveTest } from "../../src/testing/index.js";
 import { capturingLogger, startedApps } from "../support/started.js";
 
