@@ -475,6 +475,3 @@ export class UnsupportedOperation extends Data.TaggedError("UnsupportedOperation
   readonly provider: string;
   readonly operation: "refresh" | "revoke";
 }> {}
-
-/** The stable `error` code of a failing callback handler. @since 0.1.0 @category routes */
-export const HANDLER_FAILED = "callback_handler_failed";

@@ -42,12 +42,17 @@ import { describeRoute } from "../openapi/RouteDescription.js";
 import { Session, type SessionApi } from "../session/Session.js";
 import { OAuth } from "./OAuth.js";
 import { reservedProviderNames } from "./OAuthConfig.js";
-import { HANDLER_FAILED, InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
+import { InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
 import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js";
 import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
 import { sessionUserOf } from "./OAuthSessionUser.js";
 import type { TransactionIntent, TransactionRedirects } from "./OAuthTransaction.js";
-import { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
+import {
+  HANDLER_FAILED,
+  normaliseOrigins,
+  validateRedirect,
+  withErrorCode,
+} from "./RedirectPolicy.js";
 import type { ProviderName } from "./SupportedProvider.js";
 import {
   clearTransactionCookie,
