@@ -1,6 +1,6 @@
 // Checks that src/ is built in layers that point one way (`npm run check:layers`, part of
-// `npm test`). The layer map below is the one place it is declared; docs/performance.md and the
-// architecture notes describe it. Every import between src files counts, `import type`, re-exports
+// `npm test`). The layer map below is the one place it is declared; docs/layers.md describes it.
+// Every import between src files counts, `import type`, re-exports
 // and `import()` included: a type-only arrow still ties the two files together.
 //
 // It fails, printing the offending edges, on:

@@ -20,5 +20,6 @@ export { isFastRouter } from "./FastRouter.js";
 export * as NodeServer from "./NodeServer.js";
 export { RequestDeadline } from "./RequestDeadline.js";
 export { childRuntime } from "./RequestFibers.js";
+export { addDefaultHeaders, setResponseHeaders } from "./ResponseHeaders.js";
 export type { ServeOptions } from "./ServeOptions.js";
 export { makeRouter, serveRouter } from "./ServeRouter.js";
