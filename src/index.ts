@@ -6,52 +6,15 @@
  *
  * @since 0.1.0
  */
-import "./decorators/reflectMetadata.js";
+import "./di/reflectMetadata.js";
 
-export type { PipelineOptions, RouteInfo } from "./core/AppRoutes.js";
-export { AppServing, type AppServingOptions } from "./core/AppServing.js";
-export { type ErrorBody, errorBody, validationError } from "./core/ErrorResponse.js";
-export {
-  BadGatewayError,
-  BadRequestError,
-  ConflictError,
-  ForbiddenError,
-  GatewayTimeoutError,
-  GoneError,
-  HttpError,
-  HttpVersionNotSupportedError,
-  ImATeapotError,
-  InternalServerError,
-  isHttpError,
-  MethodNotAllowedError,
-  MisdirectedError,
-  NotAcceptableError,
-  NotFoundError,
-  NotImplementedError,
-  PayloadTooLargeError,
-  PreconditionFailedError,
-  RequestTimeoutError,
-  ServiceUnavailableError,
-  TooManyRequestsError,
-  UnauthorizedError,
-  UnprocessableEntityError,
-  UnsupportedMediaTypeError,
-} from "./core/HttpError.js";
-export { DEFAULT_BODY_LIMIT, readBody } from "./core/RequestBody.js";
+export { NestFactory } from "./app/NestFactory.js";
 export {
   type RootModule,
   type ShutdownOptions,
   StrataApp,
   type StrataAppOptions,
-} from "./core/StrataApp.js";
-/**
- * The Effect face's server: `serve` runs `HttpLayerRouter` routes (and a compiled `StrataApp`) on
- * Strata's fast Node server, `layerNode` listens.
- *
- * @since 0.1.0
- */
-export * as StrataServer from "./core/StrataServer.js";
-export { type JsonResponseOptions, jsonResponse } from "./core/TextResponse.js";
+} from "./app/StrataApp.js";
 export { Catch } from "./decorators/Catch.js";
 export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
 export { Controller, type ControllerOptions } from "./decorators/Controller.js";
@@ -59,22 +22,6 @@ export {
   type CustomParamFactory,
   createParamDecorator,
 } from "./decorators/createParamDecorator.js";
-export { Inject, type InjectTarget } from "./decorators/Inject.js";
-export {
-  Injectable,
-  type InjectableOptions,
-  SERVICE_REPOSITORY_METADATA,
-  Service,
-  type ServiceOptions,
-} from "./decorators/Injectable.js";
-export {
-  type DynamicModule,
-  Module,
-  type ModuleImport,
-  type ModuleImportLike,
-  type ModuleOptions,
-  StrataModule,
-} from "./decorators/Module.js";
 export {
   Body,
   Headers,
@@ -104,13 +51,67 @@ export { UseInterceptors } from "./decorators/UseInterceptors.js";
 export { UsePipes } from "./decorators/UsePipes.js";
 export { Version } from "./decorators/Version.js";
 export { Container } from "./di/Container.js";
+export { type ForwardReference, forwardRef } from "./di/forwardRef.js";
+export { Inject, type InjectTarget } from "./di/Inject.js";
+export {
+  Injectable,
+  type InjectableOptions,
+  SERVICE_REPOSITORY_METADATA,
+  Service,
+  type ServiceOptions,
+} from "./di/Injectable.js";
 export { Injector } from "./di/Injector.js";
+export {
+  type DynamicModule,
+  Module,
+  type ModuleImport,
+  type ModuleImportLike,
+  type ModuleOptions,
+  StrataModule,
+} from "./di/Module.js";
 export type { OptionalFactoryDependency, Provider, ProviderLike } from "./di/Provider.js";
+export {
+  type CreateDecoratorOptions,
+  type ReflectableDecorator,
+  Reflector,
+} from "./di/Reflector.js";
 export { Scope } from "./di/Scope.js";
+export { type CustomDecorator, SetMetadata } from "./di/SetMetadata.js";
 export { StartupError } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
+export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./di/tokens.js";
+export { type ErrorBody, errorBody, validationError } from "./http/ErrorResponse.js";
+export {
+  BadGatewayError,
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  GatewayTimeoutError,
+  GoneError,
+  HttpError,
+  HttpVersionNotSupportedError,
+  ImATeapotError,
+  InternalServerError,
+  isHttpError,
+  MethodNotAllowedError,
+  MisdirectedError,
+  NotAcceptableError,
+  NotFoundError,
+  NotImplementedError,
+  PayloadTooLargeError,
+  PreconditionFailedError,
+  RequestTimeoutError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  UnprocessableEntityError,
+  UnsupportedMediaTypeError,
+} from "./http/HttpError.js";
+export { DEFAULT_BODY_LIMIT, readBody } from "./http/RequestBody.js";
 export type { RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
+export { StreamableFile, type StreamableFileOptions } from "./http/StreamableFile.js";
+export { type JsonResponseOptions, jsonResponse } from "./http/TextResponse.js";
 export type {
   BeforeApplicationShutdown,
   OnApplicationBootstrap,
@@ -256,7 +257,6 @@ export {
 } from "./nest/FileInterceptor.js";
 export { FileTypeValidator, type FileTypeValidatorOptions } from "./nest/FileTypeValidator.js";
 export { FileValidator, type FileValidatorContext } from "./nest/FileValidator.js";
-export { type ForwardReference, forwardRef } from "./nest/forwardRef.js";
 export { Global } from "./nest/Global.js";
 export { HttpException } from "./nest/HttpException.js";
 export type { HttpExceptionOptions } from "./nest/HttpExceptionOptions.js";
@@ -301,7 +301,6 @@ export type {
   NestMiddlewareLike,
   RouteInfo as MiddlewareRouteInfo,
 } from "./nest/MiddlewareConsumer.js";
-export { NestFactory } from "./nest/NestFactory.js";
 export type { NestInterceptor } from "./nest/NestInterceptor.js";
 export type {
   NestMiddleware,
@@ -312,21 +311,13 @@ export type {
 export { Optional } from "./nest/Optional.js";
 export { type ParseFileOptions, ParseFilePipe } from "./nest/ParseFilePipe.js";
 export { ParseFilePipeBuilder } from "./nest/ParseFilePipeBuilder.js";
-export {
-  type CreateDecoratorOptions,
-  type ReflectableDecorator,
-  Reflector,
-} from "./nest/Reflector.js";
 export { RequestMethod } from "./nest/RequestMethod.js";
 export {
   CLASS_SERIALIZER_OPTIONS,
   type ClassSerializerContextOptions,
   SerializeOptions,
 } from "./nest/SerializeOptions.js";
-export { type CustomDecorator, SetMetadata } from "./nest/SetMetadata.js";
 export { type MessageEvent, Sse } from "./nest/Sse.js";
-export { StreamableFile, type StreamableFileOptions } from "./nest/StreamableFile.js";
-export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./nest/tokens.js";
 export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
 export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
 export {
@@ -391,6 +382,12 @@ export {
   type InterceptorLike,
   type RxObservable,
 } from "./pipeline/Interceptor.js";
+export {
+  type ArgumentMetadata,
+  type PipeContext,
+  type PipeLike,
+  PipeTransform,
+} from "./pipeline/PipeTransform.js";
 /**
  * Multipart uploads within limits: `read` and `readUpload` stream a `multipart/form-data` body
  * into fields and files.
@@ -428,13 +425,8 @@ export { ParseFloatPipe } from "./pipes/ParseFloatPipe.js";
 export { ParseIntPipe } from "./pipes/ParseIntPipe.js";
 export type { ParsePipeOptions } from "./pipes/ParsePipeOptions.js";
 export { ParseUUIDPipe, type ParseUUIDPipeOptions } from "./pipes/ParseUUIDPipe.js";
-export {
-  type ArgumentMetadata,
-  type PipeContext,
-  type PipeLike,
-  PipeTransform,
-} from "./pipes/PipeTransform.js";
 export { ValidationPipe, type ValidationPipeOptions } from "./pipes/ValidationPipe.js";
+export type { PipelineOptions, RouteInfo } from "./routes/AppRoutes.js";
 export { escapeHtml } from "./sanitize/escapeHtml.js";
 export { sanitizeEmail } from "./sanitize/sanitizeEmail.js";
 export { sanitizeHtml } from "./sanitize/sanitizeHtml.js";
@@ -442,3 +434,11 @@ export { sanitizeObject } from "./sanitize/sanitizeObject.js";
 export { sanitizeSql } from "./sanitize/sanitizeSql.js";
 export { sanitizeString } from "./sanitize/sanitizeString.js";
 export { sanitizeUrl } from "./sanitize/sanitizeUrl.js";
+export { AppServing, type AppServingOptions } from "./server/AppServing.js";
+/**
+ * The Effect face's server: `serve` runs `HttpLayerRouter` routes (and a compiled `StrataApp`) on
+ * Strata's fast Node server, `layerNode` listens.
+ *
+ * @since 0.1.0
+ */
+export * as StrataServer from "./server/StrataServer.js";

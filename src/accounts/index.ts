@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import "../decorators/reflectMetadata.js";
+import "../di/reflectMetadata.js";
 
 export {
   type AccountRecord,

@@ -10,7 +10,7 @@
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync } from "node:crypto";
 import * as Effect from "effect/Effect";
 import * as Redacted from "effect/Redacted";
-import { SecureRandom } from "../oauth/SecureRandom.js";
+import { SecureRandom } from "./SecureRandom.js";
 
 /**
  * What a sealer is for: the HKDF `salt` and `info` that derive its key from a secret, and the

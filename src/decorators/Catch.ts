@@ -1,5 +1,5 @@
+import { MetadataKey, writeMetadata } from "../di/metadata.js";
 import type { AbstractType } from "../di/Token.js";
-import { MetadataKey, writeMetadata } from "./metadata.js";
 
 /**
  * Restricts an exception filter to failures that are instances of one of `exceptions`

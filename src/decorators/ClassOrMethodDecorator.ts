@@ -1,4 +1,4 @@
-import { MetadataKey, readMetadata, writeMetadata } from "./metadata.js";
+import { MetadataKey, readMetadata, writeMetadata } from "../di/metadata.js";
 
 /**
  * A decorator for a controller class (applies to all its routes) or one handler method.

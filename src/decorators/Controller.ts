@@ -1,5 +1,5 @@
+import { MetadataKey, writeMetadata } from "../di/metadata.js";
 import type { VersionValue } from "../pipeline/Versioning.js";
-import { MetadataKey, writeMetadata } from "./metadata.js";
 
 /**
  * Options of {@link Controller}. `version` is the API version of every route of the controller

@@ -1,9 +1,9 @@
+import { appendMetadata, MetadataKey } from "../di/metadata.js";
 import type { Type } from "../di/Token.js";
 import { clientAddress } from "../middleware/TrustProxy.js";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
+import type { PipeLike } from "../pipeline/PipeTransform.js";
 import type { DtoSchema } from "../pipeline/Validation.js";
-import type { PipeLike } from "../pipes/PipeTransform.js";
-import { appendMetadata, MetadataKey } from "./metadata.js";
 
 /** Where a handler argument comes from (`custom`: a decorator made with `createParamDecorator`). */
 export type ParamSource =

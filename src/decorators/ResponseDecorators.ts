@@ -1,4 +1,4 @@
-import { appendMetadata, MetadataKey, writeMetadata } from "./metadata.js";
+import { appendMetadata, MetadataKey, writeMetadata } from "../di/metadata.js";
 
 /** A `@Redirect` recorded on a handler. */
 export interface RedirectMetadata {

@@ -1,4 +1,4 @@
-import { appendMetadata, MetadataKey } from "./metadata.js";
+import { appendMetadata, MetadataKey } from "../di/metadata.js";
 
 /** The HTTP methods a route decorator can declare (`*`: every method, `@All()`). @since 0.1.0 @category decorators */
 export type RouteMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "*";

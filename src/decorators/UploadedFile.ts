@@ -1,5 +1,5 @@
 import type { UploadedFile as UploadedFileRecord } from "../http/UploadedFile.js";
-import type { PipeLike } from "../pipes/PipeTransform.js";
+import type { PipeLike } from "../pipeline/PipeTransform.js";
 import { param } from "./Params.js";
 
 const isPipeLike = (u: unknown): u is PipeLike =>

@@ -1,7 +1,7 @@
+import { MetadataKey } from "../di/metadata.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { ClassOrMethodDecorator } from "./ClassOrMethodDecorator.js";
 import { enhancerList } from "./enhancerList.js";
-import { MetadataKey } from "./metadata.js";
 
 const UseFiltersKind = {
   decorator: "UseFilters",

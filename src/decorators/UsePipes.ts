@@ -1,7 +1,7 @@
-import type { PipeLike } from "../pipes/PipeTransform.js";
+import { MetadataKey } from "../di/metadata.js";
+import type { PipeLike } from "../pipeline/PipeTransform.js";
 import type { ClassOrMethodDecorator } from "./ClassOrMethodDecorator.js";
 import { enhancerList } from "./enhancerList.js";
-import { MetadataKey } from "./metadata.js";
 
 const UsePipesKind = {
   decorator: "UsePipes",

@@ -1,6 +1,6 @@
+import { MetadataKey } from "../di/metadata.js";
 import type { VersionValue } from "../pipeline/Versioning.js";
 import { type ClassOrMethodDecorator, setValue } from "./ClassOrMethodDecorator.js";
-import { MetadataKey } from "./metadata.js";
 
 /**
  * The API version(s) of a controller's routes or of one handler (the method's wins over the

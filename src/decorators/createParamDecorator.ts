@@ -1,6 +1,6 @@
 import type * as Effect from "effect/Effect";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
-import type { PipeLike } from "../pipes/PipeTransform.js";
+import type { PipeLike } from "../pipeline/PipeTransform.js";
 import { isPipe, recordParam } from "./Params.js";
 
 /**

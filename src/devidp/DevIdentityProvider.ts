@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import type * as Scope from "effect/Scope";
-import * as NodeServer from "../core/server/NodeServer.js";
+import { NodeServer } from "../fastpath/FastPath.js";
 import type { SupportedProvider } from "../oauth/SupportedProvider.js";
 import { avatar } from "./Avatar.js";
 import type { DevClients } from "./DevClient.js";

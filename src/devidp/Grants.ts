@@ -11,7 +11,7 @@ import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import * as Option from "effect/Option";
-import { randomToken } from "../oauth/SecureRandom.js";
+import { randomToken } from "../crypto/SecureRandom.js";
 import type { SupportedProvider } from "../oauth/SupportedProvider.js";
 import type { DevUser } from "./DevUser.js";
 

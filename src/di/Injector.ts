@@ -1,7 +1,7 @@
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Scope from "effect/Scope";
-import { fromUserCode } from "../core/UserCode.js";
+import { fromUserCode } from "../http/UserCode.js";
 import type { GlobalEnhancerNodes, ModuleGraph, ProviderNode } from "./ModuleGraph.js";
 import type { RequestStore } from "./RequestStore.js";
 import { Scope as ProviderScope } from "./Scope.js";

@@ -1,10 +1,8 @@
-import type { InjectedProperty, InjectTarget } from "../decorators/Inject.js";
-import type { InjectableMetadata } from "../decorators/Injectable.js";
-import type { DynamicModule, ModuleImport, ModuleOptions } from "../decorators/Module.js";
-import { MetadataKey, readMetadata } from "../decorators/metadata.js";
-import { type ForwardReference, isForwardReference } from "../nest/forwardRef.js";
-import { Reflector } from "../nest/Reflector.js";
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "../nest/tokens.js";
+import { type ForwardReference, isForwardReference } from "./forwardRef.js";
+import type { InjectedProperty, InjectTarget } from "./Inject.js";
+import type { InjectableMetadata } from "./Injectable.js";
+import type { DynamicModule, ModuleImport, ModuleOptions } from "./Module.js";
+import { MetadataKey, readMetadata } from "./metadata.js";
 import {
   isProviderRecord,
   type OptionalFactoryDependency,
@@ -12,9 +10,11 @@ import {
   type ProviderLike,
   providerToken,
 } from "./Provider.js";
+import { Reflector } from "./Reflector.js";
 import { Scope } from "./Scope.js";
 import { StartupError } from "./StartupError.js";
 import { type InjectionToken, type Type, tokenName } from "./Token.js";
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./tokens.js";
 
 /**
  * How a node's instance is obtained: built by `create` (`provider`), the instance of its only

@@ -3,8 +3,8 @@ import * as Deferred from "effect/Deferred";
 import type * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as FiberId from "effect/FiberId";
-import { isHeaderName, isSafeHeaderValue } from "../core/HandlerResponse.js";
-import { InternalServerError } from "../core/HttpError.js";
+import { isHeaderName, isSafeHeaderValue } from "./HandlerResponse.js";
+import { InternalServerError } from "./HttpError.js";
 
 /**
  * The response a handler writes by hand when it takes `@Res()` (and that an exception

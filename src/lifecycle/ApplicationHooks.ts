@@ -1,8 +1,8 @@
 import * as Effect from "effect/Effect";
-import { fromUserCode } from "../core/UserCode.js";
 import type { Injector } from "../di/Injector.js";
 import type { ModuleGraph } from "../di/ModuleGraph.js";
 import { StartupError } from "../di/StartupError.js";
+import { fromUserCode } from "../http/UserCode.js";
 
 /**
  * A provider, controller or module told that the whole app is initialised: `onApplicationBootstrap`

@@ -1,7 +1,7 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import { jsonResponse } from "../core/TextResponse.js";
+import { jsonResponse } from "../http/TextResponse.js";
 import type { HealthCheckManager } from "./HealthCheckManager.js";
 
 /**

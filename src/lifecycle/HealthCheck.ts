@@ -1,7 +1,7 @@
 import * as Cause from "effect/Cause";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
-import { fromUserCode } from "../core/UserCode.js";
+import { fromUserCode } from "../http/UserCode.js";
 
 /** `up` or `down`. @since 0.1.0 @category lifecycle */
 export type HealthStatus = "up" | "down";

@@ -1,4 +1,4 @@
-import type { DynamicModule } from "../decorators/Module.js";
+import type { DynamicModule } from "../di/Module.js";
 import { HealthCheckManager } from "./HealthCheckManager.js";
 import { ShutdownManager } from "./ShutdownManager.js";
 

@@ -1,6 +1,6 @@
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
-import { fromUserCode } from "../core/UserCode.js";
+import { fromUserCode } from "../http/UserCode.js";
 
 /**
  * Code run at shutdown, after in-flight requests have finished and before providers'

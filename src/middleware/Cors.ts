@@ -2,8 +2,8 @@ import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
-import { setResponseHeaders } from "../core/ResponseHeaders.js";
 import { StartupError } from "../di/StartupError.js";
+import { setResponseHeaders } from "../fastpath/FastPath.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 

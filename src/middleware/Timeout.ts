@@ -4,13 +4,17 @@ import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
-import { errorResponse } from "../core/ErrorResponse.js";
-import { RequestTimeoutError } from "../core/HttpError.js";
-import { RequestDeadline } from "../core/server/RequestDeadline.js";
-import { childRuntime } from "../core/server/RequestFibers.js";
 import { StartupError } from "../di/StartupError.js";
+import {
+  applied,
+  appliedLogged,
+  childRuntime,
+  finishers,
+  RequestDeadline,
+} from "../fastpath/FastPath.js";
+import { errorResponse } from "../http/ErrorResponse.js";
+import { RequestTimeoutError } from "../http/HttpError.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
-import { applied, appliedLogged, finishers } from "./internal/DecoratedRun.js";
 import * as Middleware from "./Middleware.js";
 
 /**

@@ -1,17 +1,17 @@
 import { createRequire } from "node:module";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
-import { Inject } from "../decorators/Inject.js";
-import { Injectable } from "../decorators/Injectable.js";
+import { Inject } from "../di/Inject.js";
+import { Injectable } from "../di/Injectable.js";
+import { Reflector } from "../di/Reflector.js";
+import { StreamableFile } from "../http/StreamableFile.js";
 import type { ClassTransformOptions } from "../pipeline/ClassValidation.js";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
 import { type CallHandler, Interceptor } from "../pipeline/Interceptor.js";
 import { Optional } from "./Optional.js";
-import { Reflector } from "./Reflector.js";
 import {
   CLASS_SERIALIZER_OPTIONS,
   type ClassSerializerContextOptions,
 } from "./SerializeOptions.js";
-import { StreamableFile } from "./StreamableFile.js";
 
 interface ClassTransformer {
   instanceToPlain(object: unknown, options?: ClassTransformOptions): unknown;

@@ -1,4 +1,4 @@
-import { MetadataKey, writeMetadata } from "../decorators/metadata.js";
+import { MetadataKey, writeMetadata } from "../di/metadata.js";
 
 /**
  * Makes a module's exports visible in every module of the app without importing it (it must

@@ -1,4 +1,4 @@
-import { HttpError, isHttpError } from "../core/HttpError.js";
+import { HttpError, isHttpError } from "../http/HttpError.js";
 import {
   attachResponse,
   type HttpExceptionOptions,

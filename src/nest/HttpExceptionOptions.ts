@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import { NestResponse } from "../core/ErrorBody.js";
+import { NestResponse } from "../http/ErrorBody.js";
 
 /**
  * NestJS's exception options: the `cause` (kept on the error as `error.cause`, never sent) and

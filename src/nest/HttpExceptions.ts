@@ -21,7 +21,7 @@ import {
   UnauthorizedError,
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
-} from "../core/HttpError.js";
+} from "../http/HttpError.js";
 import { attachResponse, type HttpExceptionOptions, messageOf } from "./HttpExceptionOptions.js";
 
 /** A response, a message or messages, as NestJS's built-in exceptions take first. */

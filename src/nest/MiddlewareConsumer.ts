@@ -1,12 +1,12 @@
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
-import { fromUserCode } from "../core/UserCode.js";
 import { type ControllerMetadata } from "../decorators/Controller.js";
-import { MetadataKey, readMetadata } from "../decorators/metadata.js";
 import type { Injector } from "../di/Injector.js";
+import { MetadataKey, readMetadata } from "../di/metadata.js";
 import { StartupError } from "../di/StartupError.js";
 import type { Type } from "../di/Token.js";
+import { fromUserCode } from "../http/UserCode.js";
 import { EffectMiddleware } from "../middleware/EffectMiddleware.js";
 import * as Middleware from "../middleware/Middleware.js";
 import { requestPath } from "../middleware/RequestInfo.js";

@@ -1,11 +1,11 @@
 import * as Effect from "effect/Effect";
-import type { InjectTarget } from "../decorators/Inject.js";
-import type { DynamicModule, ModuleOptions } from "../decorators/Module.js";
-import { MetadataKey, readMetadata } from "../decorators/metadata.js";
+import { isForwardReference } from "../di/forwardRef.js";
+import type { InjectTarget } from "../di/Inject.js";
 import type { Injector } from "../di/Injector.js";
+import type { DynamicModule, ModuleOptions } from "../di/Module.js";
+import { MetadataKey, readMetadata } from "../di/metadata.js";
 import { StartupError } from "../di/StartupError.js";
 import { type InjectionToken, tokenName } from "../di/Token.js";
-import { isForwardReference } from "./forwardRef.js";
 
 /** A module class or a dynamic module, with its `forwardRef` resolved. */
 const moduleClassAndOptions = (

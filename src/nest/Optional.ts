@@ -1,4 +1,4 @@
-import { MetadataKey, readMetadata, writeMetadata } from "../decorators/metadata.js";
+import { MetadataKey, readMetadata, writeMetadata } from "../di/metadata.js";
 
 /**
  * Marks a constructor parameter (or an `@Inject()` property) as optional: when no provider of

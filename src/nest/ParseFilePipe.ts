@@ -1,6 +1,6 @@
-import { HttpError } from "../core/HttpError.js";
+import { HttpError } from "../http/HttpError.js";
 import type { UploadedFile } from "../http/UploadedFile.js";
-import { PipeTransform } from "../pipes/PipeTransform.js";
+import { PipeTransform } from "../pipeline/PipeTransform.js";
 import type { FileValidator } from "./FileValidator.js";
 
 /** The options of {@link ParseFilePipe}. @since 0.1.0 @category uploads */

@@ -1,6 +1,6 @@
+import { type CustomDecorator, SetMetadata } from "../di/SetMetadata.js";
 import type { Type } from "../di/Token.js";
 import type { ClassTransformOptions } from "../pipeline/ClassValidation.js";
-import { type CustomDecorator, SetMetadata } from "./SetMetadata.js";
 
 /** The metadata key of {@link SerializeOptions} (NestJS's value). @since 0.1.0 @category serialization */
 export const CLASS_SERIALIZER_OPTIONS = "class_serializer:options";

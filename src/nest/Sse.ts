@@ -1,5 +1,5 @@
-import { writeMetadata } from "../decorators/metadata.js";
 import { Get } from "../decorators/Route.js";
+import { writeMetadata } from "../di/metadata.js";
 
 /** The metadata key `@Sse()` sets on a handler. */
 export const SSE_METADATA = "strata:sse";

@@ -3,9 +3,9 @@ import * as Cause from "effect/Cause";
 import * as Chunk from "effect/Chunk";
 import * as Effect from "effect/Effect";
 import * as Stream from "effect/Stream";
-import { isHttpError } from "../core/HttpError.js";
-import { isObservable, type SubscribableResult } from "../core/ObservableResult.js";
-import { isThenable } from "../core/UserCode.js";
+import { isHttpError } from "../http/HttpError.js";
+import { isObservable, type SubscribableResult } from "../http/ObservableResult.js";
+import { isThenable } from "../http/UserCode.js";
 import type { MessageEvent } from "./Sse.js";
 
 const encoder = new TextEncoder();

@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import type * as Redacted from "effect/Redacted";
 import type * as Types from "effect/Types";
+import { SecureRandom, tokensOf } from "../crypto/SecureRandom.js";
 import { type AuthorizationUrls, authorizationUrls } from "./AuthorizationUrlTemplate.js";
 import { fromEnv, type OAuthConfig } from "./OAuthConfig.js";
 import {
@@ -43,7 +44,6 @@ import {
   type TransactionIntent,
   type TransactionRedirects,
 } from "./OAuthTransaction.js";
-import { SecureRandom, tokensOf } from "./SecureRandom.js";
 import { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
 import type { ProviderName } from "./SupportedProvider.js";
 

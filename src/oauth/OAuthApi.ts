@@ -11,8 +11,8 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import * as OpenApi from "@effect/platform/OpenApi";
 import * as Schema from "effect/Schema";
-import { HANDLER_FAILED } from "./OAuthRoutes.js";
 import { OAuthSessionUser } from "./OAuthSessionUser.js";
+import { HANDLER_FAILED } from "./RedirectPolicy.js";
 import type { ProviderName } from "./SupportedProvider.js";
 
 /** What the description depends on: where the routes are, the providers, the handler. */

@@ -13,7 +13,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import { jsonResponse } from "../core/TextResponse.js";
+import { jsonResponse } from "../http/TextResponse.js";
 
 /**
  * The standard error codes of RFC 6749 (4.1.2.1, 5.2) and OpenID Connect Core (3.1.2.6). An

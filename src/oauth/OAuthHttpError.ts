@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { HttpError } from "../core/HttpError.js";
+import { HttpError } from "../http/HttpError.js";
 import type { OAuthError } from "./OAuthError.js";
 
 /**

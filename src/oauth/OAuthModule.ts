@@ -5,14 +5,14 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect";
-import { ROUTE_CONTRIBUTOR, type RouteContributor } from "../core/StrataApp.js";
-import { fromUserCode } from "../core/UserCode.js";
-import { type DynamicModule, Module } from "../decorators/Module.js";
+import { ROUTE_CONTRIBUTOR, type RouteContributor } from "../app/StrataApp.js";
 import type { Injector } from "../di/Injector.js";
+import { type DynamicModule, Module } from "../di/Module.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
 import { makeRequestStore } from "../di/RequestStore.js";
 import { Scope } from "../di/Scope.js";
 import { StartupError } from "../di/StartupError.js";
+import { fromUserCode } from "../http/UserCode.js";
 import { Session } from "../session/Session.js";
 import { SessionService } from "../session/SessionService.js";
 import type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";

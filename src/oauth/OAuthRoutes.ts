@@ -33,11 +33,11 @@ import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import type * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
-import { causeToResponse } from "../core/ErrorResponse.js";
-import { ForbiddenError, UnauthorizedError } from "../core/HttpError.js";
-import { setResponseHeaders } from "../core/ResponseHeaders.js";
-import { jsonResponse } from "../core/TextResponse.js";
+import { setResponseHeaders } from "../fastpath/FastPath.js";
+import { causeToResponse } from "../http/ErrorResponse.js";
+import { ForbiddenError, UnauthorizedError } from "../http/HttpError.js";
 import { StrataResponse } from "../http/StrataResponse.js";
+import { jsonResponse } from "../http/TextResponse.js";
 import { describeRoute } from "../openapi/RouteDescription.js";
 import { Session, type SessionApi } from "../session/Session.js";
 import { linkOwner } from "./LinkOwner.js";
@@ -48,7 +48,12 @@ import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js"
 import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
 import { sessionUserOf } from "./OAuthSessionUser.js";
 import type { TransactionRedirects } from "./OAuthTransaction.js";
-import { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
+import {
+  HANDLER_FAILED,
+  normaliseOrigins,
+  validateRedirect,
+  withErrorCode,
+} from "./RedirectPolicy.js";
 import type { ProviderName } from "./SupportedProvider.js";
 import {
   clearTransactionCookie,
@@ -141,9 +146,6 @@ export interface OAuthRoutesOptions<R = never, A = unknown, E = unknown, RS = ne
    */
   readonly session?: OAuthRoutesSession<RS, ES>;
 }
-
-/** The stable `error` code of a failing callback handler. @since 0.1.0 @category routes */
-export const HANDLER_FAILED = "callback_handler_failed";
 
 const securityHeaders = {
   "cache-control": "no-store",

@@ -8,12 +8,12 @@ import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Redacted from "effect/Redacted";
+import { randomToken } from "../crypto/SecureRandom.js";
 import { nonceHash } from "./OAuth.js";
 import { InvalidState, isOAuthError } from "./OAuthError.js";
 import { OAuthHttpError } from "./OAuthHttpError.js";
 import { type OAuthCallbackResult, toCallbackResult } from "./OAuthResult.js";
 import type { OAuthRuntime } from "./OAuthRuntime.js";
-import { randomToken } from "./SecureRandom.js";
 import { validateState } from "./StateCheck.js";
 import type { ProviderName } from "./SupportedProvider.js";
 

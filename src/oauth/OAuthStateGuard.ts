@@ -6,8 +6,8 @@
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Effect from "effect/Effect";
-import { UnauthorizedError } from "../core/HttpError.js";
-import { Injectable } from "../decorators/Injectable.js";
+import { Injectable } from "../di/Injectable.js";
+import { UnauthorizedError } from "../http/HttpError.js";
 import type { CanActivate } from "../pipeline/CanActivate.js";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
 import { readFlowCookie } from "./OAuthFlowCookie.js";

@@ -92,6 +92,9 @@ export const validateRedirect = (
   return Either.right(Option.some(url.href));
 };
 
+/** The stable `error` code of a failing callback handler. @since 0.1.0 @category routes */
+export const HANDLER_FAILED = "callback_handler_failed";
+
 /**
  * `target` (a value {@link validateRedirect} returned) with `error=<code>` added to its query,
  * for error redirects; its path is kept as it is, so a relative target stays relative.

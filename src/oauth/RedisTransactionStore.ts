@@ -12,10 +12,10 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import * as Schema from "effect/Schema";
 import type { RedisOptions } from "ioredis";
+import { randomToken } from "../crypto/SecureRandom.js";
 import type { StartupError } from "../di/StartupError.js";
 import { scopedRedisClient } from "../redis/RedisClient.js";
 import { OAuthTransaction } from "./OAuthTransaction.js";
-import { randomToken } from "./SecureRandom.js";
 import {
   TransactionStore,
   TransactionStoreError,

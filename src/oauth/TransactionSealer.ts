@@ -12,9 +12,9 @@ import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
 import * as Sealer from "../crypto/Sealer.js";
+import { SecureRandom } from "../crypto/SecureRandom.js";
 import { OAuthConfigError } from "./OAuthProvider.js";
 import { OAuthTransaction, transactionJson } from "./OAuthTransaction.js";
-import { SecureRandom } from "./SecureRandom.js";
 
 /**
  * Seals and opens transactions.

@@ -17,10 +17,10 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
-import { makeExpiringEntries } from "./ExpiringEntries.js";
+import { randomToken } from "../crypto/SecureRandom.js";
+import { makeExpiringEntries } from "../memory/ExpiringEntries.js";
 import { TransactionStoreFull } from "./OAuthError.js";
 import type { OAuthTransaction } from "./OAuthTransaction.js";
-import { randomToken } from "./SecureRandom.js";
 import { TransactionSealer } from "./TransactionSealer.js";
 
 /**

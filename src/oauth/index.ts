@@ -6,8 +6,14 @@
  *
  * @since 0.1.0
  */
-import "../decorators/reflectMetadata.js";
+import "../di/reflectMetadata.js";
 
+export {
+  randomToken,
+  randomTokens,
+  SecureRandom,
+  type SecureRandomService,
+} from "../crypto/SecureRandom.js";
 export {
   type Authorization,
   type AuthorizeOptions,
@@ -145,12 +151,6 @@ export type { RedisTransactionStoreOptions } from "./RedisTransactionStore.js";
  * @since 0.1.0
  */
 export * as RedisTransactionStore from "./RedisTransactionStore.js";
-export {
-  randomToken,
-  randomTokens,
-  SecureRandom,
-  type SecureRandomService,
-} from "./SecureRandom.js";
 export { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
 export {
   defaultScopes,

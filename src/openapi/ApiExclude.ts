@@ -1,4 +1,4 @@
-import { writeMetadata } from "../decorators/metadata.js";
+import { writeMetadata } from "../di/metadata.js";
 import { OpenApiKey } from "./OpenApiMetadata.js";
 
 /**

@@ -1,13 +1,14 @@
 import * as Schema from "effect/Schema";
-import { joinRoutePath } from "../core/RoutePath.js";
 import { readList } from "../decorators/ClassOrMethodDecorator.js";
 import type { ControllerMetadata } from "../decorators/Controller.js";
-import { MetadataKey, readMetadata } from "../decorators/metadata.js";
 import type { ParamMetadata } from "../decorators/Params.js";
 import type { RedirectMetadata } from "../decorators/ResponseDecorators.js";
 import type { RouteMetadata } from "../decorators/Route.js";
+import { MetadataKey, readMetadata } from "../di/metadata.js";
 import { StartupError } from "../di/StartupError.js";
+import { joinRoutePath } from "../http/RoutePath.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
+import type { PipeLike } from "../pipeline/PipeTransform.js";
 import {
   VERSION_NEUTRAL,
   type VersionId,
@@ -21,7 +22,6 @@ import { ParseBoolPipe } from "../pipes/ParseBoolPipe.js";
 import { ParseFloatPipe } from "../pipes/ParseFloatPipe.js";
 import { ParseIntPipe } from "../pipes/ParseIntPipe.js";
 import { ParseUUIDPipe } from "../pipes/ParseUUIDPipe.js";
-import type { PipeLike } from "../pipes/PipeTransform.js";
 import { ValidationPipe } from "../pipes/ValidationPipe.js";
 import { ErrorBodySchema, ValidationErrorBodySchema } from "./ErrorBodies.js";
 import type {

@@ -1,5 +1,5 @@
 import type { ClassOrMethodDecorator } from "../decorators/ClassOrMethodDecorator.js";
-import { appendMetadata, readMetadata } from "../decorators/metadata.js";
+import { appendMetadata, readMetadata } from "../di/metadata.js";
 import type { SecurityScheme } from "./OpenApiDocument.js";
 
 /** The metadata keys of the API description decorators (they only record; the document reads). */

@@ -6,7 +6,7 @@
  */
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
-import { ForbiddenError } from "../core/HttpError.js";
+import { ForbiddenError } from "../http/HttpError.js";
 import type { RequestUser } from "../http/RequestContext.js";
 
 /**

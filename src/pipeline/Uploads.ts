@@ -12,7 +12,7 @@ import * as NodeStream from "@effect/platform-node/NodeStream";
 import * as Chunk from "effect/Chunk";
 import * as Effect from "effect/Effect";
 import * as Stream from "effect/Stream";
-import { BadRequestError, PayloadTooLargeError } from "../core/HttpError.js";
+import { BadRequestError, PayloadTooLargeError } from "../http/HttpError.js";
 import type { UploadedFile } from "../http/UploadedFile.js";
 
 /**

@@ -12,9 +12,9 @@ import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import * as ParseResult from "effect/ParseResult";
 import * as Schema from "effect/Schema";
-import { validationError } from "../core/ErrorResponse.js";
-import type { BadRequestError, PayloadTooLargeError } from "../core/HttpError.js";
-import { DEFAULT_BODY_LIMIT, readBody } from "../core/RequestBody.js";
+import { validationError } from "../http/ErrorResponse.js";
+import type { BadRequestError, PayloadTooLargeError } from "../http/HttpError.js";
+import { DEFAULT_BODY_LIMIT, readBody } from "../http/RequestBody.js";
 
 /**
  * What validates a DTO: a `Schema.Class` or any Schema needing no services. The decoded

@@ -11,8 +11,8 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
-import { NotFoundError } from "../core/HttpError.js";
-import { joinRoutePath } from "../core/RoutePath.js";
+import { NotFoundError } from "../http/HttpError.js";
+import { joinRoutePath } from "../http/RoutePath.js";
 
 /**
  * Where a request names its version: `URI` (`/v1/users`), `HEADER` (`X-API-Version: 1`) or

@@ -1,5 +1,5 @@
+import { PipeTransform } from "../pipeline/PipeTransform.js";
 import { isNil } from "./ParsePipeOptions.js";
-import { PipeTransform } from "./PipeTransform.js";
 
 /**
  * Replaces a missing value (`undefined`, `null`, or `NaN`) with `defaultValue`, as NestJS's;

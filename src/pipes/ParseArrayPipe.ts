@@ -1,8 +1,12 @@
-import { isHttpError } from "../core/HttpError.js";
-import { isThenable } from "../core/UserCode.js";
+import { isHttpError } from "../http/HttpError.js";
+import { isThenable } from "../http/UserCode.js";
+import {
+  type ArgumentMetadata,
+  type PipeContext,
+  PipeTransform,
+} from "../pipeline/PipeTransform.js";
 import { type DtoSchema, isSchema } from "../pipeline/Validation.js";
 import { httpError, isNil } from "./ParsePipeOptions.js";
-import { type ArgumentMetadata, type PipeContext, PipeTransform } from "./PipeTransform.js";
 import { ValidationPipe, type ValidationPipeOptions } from "./ValidationPipe.js";
 
 /**

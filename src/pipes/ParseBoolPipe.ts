@@ -1,5 +1,5 @@
+import { PipeTransform } from "../pipeline/PipeTransform.js";
 import { isNil, type ParsePipeOptions, rejection } from "./ParsePipeOptions.js";
-import { PipeTransform } from "./PipeTransform.js";
 
 /**
  * Converts `"true"` / `"false"` (or a boolean) to a boolean; anything else fails with 400

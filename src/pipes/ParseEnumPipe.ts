@@ -1,5 +1,5 @@
+import { PipeTransform } from "../pipeline/PipeTransform.js";
 import { isNil, type ParsePipeOptions, rejection } from "./ParsePipeOptions.js";
-import { PipeTransform } from "./PipeTransform.js";
 
 /**
  * Passes a value of `enumType` (a TypeScript enum or an object of values) unchanged; anything

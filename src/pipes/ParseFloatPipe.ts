@@ -1,5 +1,5 @@
+import { PipeTransform } from "../pipeline/PipeTransform.js";
 import { isNil, type ParsePipeOptions, rejection } from "./ParsePipeOptions.js";
-import { PipeTransform } from "./PipeTransform.js";
 
 /**
  * Converts a numeric string (or a finite number) to a number with `parseFloat`; anything else

@@ -1,5 +1,5 @@
+import { PipeTransform } from "../pipeline/PipeTransform.js";
 import { isNil, type ParsePipeOptions, rejection } from "./ParsePipeOptions.js";
-import { PipeTransform } from "./PipeTransform.js";
 
 const integer = /^[-+]?\d+$/;
 const message = "Validation failed (numeric string is expected)";

@@ -1,4 +1,4 @@
-import * as Errors from "../core/HttpError.js";
+import * as Errors from "../http/HttpError.js";
 
 /**
  * Options the parse pipes share (NestJS's): how a rejection is answered, and whether a missing

@@ -1,5 +1,5 @@
+import { PipeTransform } from "../pipeline/PipeTransform.js";
 import { isNil, type ParsePipeOptions, rejection } from "./ParsePipeOptions.js";
-import { PipeTransform } from "./PipeTransform.js";
 
 /**
  * Options of {@link ParseUUIDPipe}: the UUID version to require (any version without it).

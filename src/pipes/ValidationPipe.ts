@@ -1,6 +1,6 @@
 import * as Either from "effect/Either";
 import * as ParseResult from "effect/ParseResult";
-import { validationError } from "../core/ErrorResponse.js";
+import { validationError } from "../http/ErrorResponse.js";
 import {
   type ClassTransformOptions,
   type ClassValidatorOptions,
@@ -10,9 +10,13 @@ import {
   usesClassValidator,
   type ValidationError,
 } from "../pipeline/ClassValidation.js";
+import {
+  type ArgumentMetadata,
+  type PipeContext,
+  PipeTransform,
+} from "../pipeline/PipeTransform.js";
 import { type DtoSchema, isSchema, type ValidationOptions } from "../pipeline/Validation.js";
 import { httpError } from "./ParsePipeOptions.js";
-import { type ArgumentMetadata, type PipeContext, PipeTransform } from "./PipeTransform.js";
 
 /**
  * Options of {@link ValidationPipe}: Strata's (`schema`, `onExcessProperty`), NestJS's

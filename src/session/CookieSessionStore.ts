@@ -22,8 +22,8 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
 import * as Sealer from "../crypto/Sealer.js";
+import { SecureRandom } from "../crypto/SecureRandom.js";
 import { StartupError } from "../di/StartupError.js";
-import { SecureRandom } from "../oauth/SecureRandom.js";
 import {
   isSessionRecord,
   type SessionRecord,

@@ -5,10 +5,10 @@
  */
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
-import type { ServiceUnavailableError, UnauthorizedError } from "../core/HttpError.js";
 import { param } from "../decorators/Params.js";
+import type { ServiceUnavailableError, UnauthorizedError } from "../http/HttpError.js";
 import type { RequestContext } from "../http/RequestContext.js";
-import type { PipeTransform } from "../pipes/PipeTransform.js";
+import type { PipeTransform } from "../pipeline/PipeTransform.js";
 import { onRequest, type SessionService } from "./SessionService.js";
 
 /**

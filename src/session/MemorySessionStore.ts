@@ -10,8 +10,8 @@ import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
-import { makeExpiringEntries } from "../oauth/ExpiringEntries.js";
-import { randomToken } from "../oauth/SecureRandom.js";
+import { randomToken } from "../crypto/SecureRandom.js";
+import { makeExpiringEntries } from "../memory/ExpiringEntries.js";
 import {
   SESSION_ID,
   type SessionRecord,

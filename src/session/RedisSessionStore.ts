@@ -17,8 +17,8 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import type { Redis, RedisOptions } from "ioredis";
+import { randomToken } from "../crypto/SecureRandom.js";
 import type { StartupError } from "../di/StartupError.js";
-import { randomToken } from "../oauth/SecureRandom.js";
 import { scopedRedisClient } from "../redis/RedisClient.js";
 import {
   isSessionRecord,

@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect";
-import type { ServiceUnavailableError, UnauthorizedError } from "../core/HttpError.js";
+import type { ServiceUnavailableError, UnauthorizedError } from "../http/HttpError.js";
 import type { CanActivate } from "../pipeline/CanActivate.js";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
 import { onRequest, type SessionService } from "./SessionService.js";

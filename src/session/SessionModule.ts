@@ -12,7 +12,7 @@ import * as Layer from "effect/Layer";
 import type * as Redacted from "effect/Redacted";
 import type * as Schema from "effect/Schema";
 import * as Scope from "effect/Scope";
-import { type DynamicModule, Module } from "../decorators/Module.js";
+import { type DynamicModule, Module } from "../di/Module.js";
 import { StartupError } from "../di/StartupError.js";
 import * as CookieSessionStore from "./CookieSessionStore.js";
 import { CurrentUserPipe, OptionalCurrentUserPipe } from "./CurrentUser.js";

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import "../decorators/reflectMetadata.js";
+import "../di/reflectMetadata.js";
 
 export type { CookieSessionStoreOptions } from "./CookieSessionStore.js";
 /**

@@ -16,6 +16,7 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
 import type * as Scope from "effect/Scope";
+import { SecureRandom } from "../crypto/SecureRandom.js";
 import { OAuth } from "../oauth/OAuth.js";
 import { isOidcConfig, type OAuthConfig, type ProviderConfig } from "../oauth/OAuthConfig.js";
 import {
@@ -33,7 +34,6 @@ import {
 import type { OAuthProviderSource } from "../oauth/OAuthProviderSource.js";
 import { OAuthProviders } from "../oauth/OAuthProviders.js";
 import type { OAuthTokens, OAuthUser } from "../oauth/OAuthResult.js";
-import { SecureRandom } from "../oauth/SecureRandom.js";
 import {
   isCustomProviderName,
   isSupportedProvider,

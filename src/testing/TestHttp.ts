@@ -7,9 +7,9 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import * as ParseResult from "effect/ParseResult";
 import * as Schema from "effect/Schema";
-import type { StrataApp } from "../core/StrataApp.js";
-import { type ServeOptions, serve } from "../core/StrataServer.js";
-import * as NodeServer from "../core/server/NodeServer.js";
+import type { StrataApp } from "../app/StrataApp.js";
+import { NodeServer } from "../fastpath/FastPath.js";
+import { type ServeOptions, serve } from "../server/StrataServer.js";
 
 /** Options of {@link serveTest}: the server's, and how the test client treats redirects. @since 0.1.0 @category testing */
 export interface ServeTestOptions extends ServeOptions {

@@ -1,5 +1,5 @@
-import { StrataApp, type StrataAppOptions } from "../core/StrataApp.js";
-import type { ModuleOptions } from "../decorators/Module.js";
+import { StrataApp, type StrataAppOptions } from "../app/StrataApp.js";
+import type { ModuleOptions } from "../di/Module.js";
 import type { Provider } from "../di/Provider.js";
 import type { InjectionToken, Type } from "../di/Token.js";
 

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import "../decorators/reflectMetadata.js";
+import "../di/reflectMetadata.js";
 
 /**
  * A `Session` for tests: signed in as the given user, or signed out, without cookies.

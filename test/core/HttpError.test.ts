@@ -10,7 +10,7 @@ import * as Option from "effect/Option";
 import * as ParseResult from "effect/ParseResult";
 import * as Schema from "effect/Schema";
 import { expectTypeOf } from "vitest";
-import { directIsExact } from "../../src/core/HttpError.js";
+import { directIsExact } from "../../src/http/HttpError.js";
 import {
   BadRequestError,
   BadRequestException,

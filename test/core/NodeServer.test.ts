@@ -16,10 +16,10 @@ import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import * as Stream from "effect/Stream";
-import * as FastRouter from "../../src/core/server/FastRouter.js";
-import * as NodeServer from "../../src/core/server/NodeServer.js";
-import { NodeServerRequest } from "../../src/core/server/NodeServerRequest.js";
-import { makeRouter } from "../../src/core/server/ServeRouter.js";
+import * as FastRouter from "../../src/fastpath/FastRouter.js";
+import * as NodeServer from "../../src/fastpath/NodeServer.js";
+import { NodeServerRequest } from "../../src/fastpath/NodeServerRequest.js";
+import { makeRouter } from "../../src/fastpath/ServeRouter.js";
 import { StrataServer } from "../../src/index.js";
 
 // ---------------------------------------------------------------------------------------------

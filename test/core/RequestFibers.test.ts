@@ -9,7 +9,7 @@ import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as RuntimeFlags from "effect/RuntimeFlags";
 import * as Supervisor from "effect/Supervisor";
-import { makeRequestFork, requestFiberClass } from "../../src/core/server/RequestFibers.js";
+import { makeRequestFork, requestFiberClass } from "../../src/fastpath/RequestFibers.js";
 import { StrataServer } from "../../src/index.js";
 import * as Timeout from "../../src/middleware/Timeout.js";
 import { baseUrlOf } from "../support/baseUrl.js";

@@ -2,7 +2,7 @@ import * as Cookies from "@effect/platform/Cookies";
 import * as Headers from "@effect/platform/Headers";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "vitest";
-import { addDefaultHeaders, setResponseHeaders } from "../../src/core/ResponseHeaders.js";
+import { addDefaultHeaders, setResponseHeaders } from "../../src/fastpath/ResponseHeaders.js";
 
 const json = () =>
   HttpServerResponse.unsafeJson(

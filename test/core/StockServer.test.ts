@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as LogLevel from "effect/LogLevel";
 import * as Schema from "effect/Schema";
-import { withErrorResponses } from "../../src/core/ErrorResponse.js";
+import { withErrorResponses } from "../../src/http/ErrorResponse.js";
 import {
   Body,
   ConflictError,

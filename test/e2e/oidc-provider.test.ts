@@ -9,8 +9,8 @@ import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
 import * as Redacted from "effect/Redacted";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { layerNode, serve } from "../../src/core/StrataServer.js";
 import { OAuth, OAuthRoutes, TransactionSealer, TransactionStore } from "../../src/oauth/index.js";
+import { layerNode, serve } from "../../src/server/StrataServer.js";
 import {
   ACCOUNT,
   Browser,

@@ -8,6 +8,7 @@ import * as FiberId from "effect/FiberId";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
 import { describe, expect, it, vi } from "vitest";
+import { outermostForms } from "../../src/fastpath/DecoratedRun.js";
 import {
   Controller,
   CorsMiddleware,
@@ -25,7 +26,6 @@ import {
   Timeout,
   TimeoutMiddleware,
 } from "../../src/index.js";
-import { outermostForms } from "../../src/middleware/internal/DecoratedRun.js";
 import { request, serveTest } from "../../src/testing/index.js";
 import { capturingLogger, startedApps } from "../support/started.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
-import { randomToken, randomTokens, SecureRandom } from "../../src/oauth/SecureRandom.js";
+import { randomToken, randomTokens, SecureRandom } from "../../src/crypto/SecureRandom.js";
 
 describe("SecureRandom", () => {
   it.effect("node's CSPRNG through a pool: every draw differs, across many refills", () =>

@@ -9,7 +9,7 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as Redacted from "effect/Redacted";
 import * as TestClock from "effect/TestClock";
-import { makeExpiringEntries } from "../../src/oauth/ExpiringEntries.js";
+import { makeExpiringEntries } from "../../src/memory/ExpiringEntries.js";
 import { OAuth, OAuthRoutes, TransactionSealer, TransactionStore } from "../../src/oauth/index.js";
 import { serveTest } from "../../src/testing/index.js";
 import { mockNetwork } from "./support/network.js";

@@ -16,8 +16,8 @@ import {
   Books,
   BooksApi,
 } from "../../examples/effect-httpapi/app.js";
-import * as FastRouter from "../../src/core/server/FastRouter.js";
-import { makeRouter } from "../../src/core/server/ServeRouter.js";
+import * as FastRouter from "../../src/fastpath/FastRouter.js";
+import { makeRouter } from "../../src/fastpath/ServeRouter.js";
 import { Controller, Get, Module, OpenApiDocs, StrataApp } from "../../src/index.js";
 import { OAuthRoutes } from "../../src/oauth/index.js";
 import type { OpenApiDocument } from "../../src/openapi/OpenApiDocument.js";

@@ -10,16 +10,16 @@ import * as Option from "effect/Option";
 import * as ParseResult from "effect/ParseResult";
 import * as Schema from "effect/Schema";
 import type * as Scope from "effect/Scope";
+import { randomToken } from "../../crypto/SecureRandom.js";
 import type { StartupError } from "../../di/StartupError.js";
 import type { OAuthTokens, OAuthUser } from "../../oauth/OAuthResult.js";
-import { randomToken } from "../../oauth/SecureRandom.js";
 import type {
   AccountRecord,
   AccountStoreService,
   StoredTokens,
   UserRecord,
 } from "../AccountStore.js";
-import type { AccountsApi, AppUser, LinkedAccount } from "../Accounts.js";
+import type { AccountsApi, AppUser, LinkedAccount } from "../AccountsApi.js";
 import {
   AccountConflict,
   AccountNotLinked,

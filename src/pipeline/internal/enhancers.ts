@@ -1,15 +1,15 @@
 import * as Effect from "effect/Effect";
-import { MetadataKey, readMetadata } from "../../decorators/metadata.js";
 import type { Injector } from "../../di/Injector.js";
 import { classRecipe, type ProviderNode } from "../../di/ModuleGraph.js";
+import { MetadataKey, readMetadata } from "../../di/metadata.js";
 import type { RequestStore } from "../../di/RequestStore.js";
 import { Scope } from "../../di/Scope.js";
 import { StartupError } from "../../di/StartupError.js";
 import { type AbstractType, type InjectionToken, type Type, tokenName } from "../../di/Token.js";
-import type { PipeTransform } from "../../pipes/PipeTransform.js";
 import type { CanActivate } from "../CanActivate.js";
 import type { ExceptionFilter } from "../ExceptionFilter.js";
 import type { Interceptor } from "../Interceptor.js";
+import type { PipeTransform } from "../PipeTransform.js";
 
 /**
  * How a guard, pipe, interceptor or filter is obtained: an instance made once at startup, or

@@ -4,8 +4,8 @@ import { makeRequestStore, type RequestStore } from "../../di/RequestStore.js";
 import type { RequestContext, RequestUser } from "../../http/RequestContext.js";
 import { StrataResponse } from "../../http/StrataResponse.js";
 import type { UploadedFile } from "../../http/UploadedFile.js";
-import type { ArgumentMetadata, PipeContext } from "../../pipes/PipeTransform.js";
 import type { ExecutionContext, HttpArgumentsHost } from "../ExecutionContext.js";
+import type { ArgumentMetadata, PipeContext } from "../PipeTransform.js";
 import type { Enhancers } from "./enhancers.js";
 
 /** Until a pipe runs, the request is not about any argument. */

@@ -1,7 +1,7 @@
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
-import { fromUserCode } from "../../core/UserCode.js";
+import { fromUserCode } from "../../http/UserCode.js";
 import type { BoundFilter } from "./enhancers.js";
 import type { HttpExecution } from "./execution.js";
 

@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect";
-import { ForbiddenError } from "../../core/HttpError.js";
-import { isObservable } from "../../core/ObservableResult.js";
-import { awaitResult, isThenable } from "../../core/UserCode.js";
+import { ForbiddenError } from "../../http/HttpError.js";
+import { isObservable } from "../../http/ObservableResult.js";
+import { awaitResult, isThenable } from "../../http/UserCode.js";
 import type { CanActivate } from "../CanActivate.js";
 import type { ExecutionContext } from "../ExecutionContext.js";
 

@@ -4,10 +4,10 @@ import type * as Exit from "effect/Exit";
 import type * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
-import { isObservable } from "../../core/ObservableResult.js";
-import { childRuntime } from "../../core/server/RequestFibers.js";
-import { awaitResult, isThenable } from "../../core/UserCode.js";
-import { loadRxjs } from "../../nest/loadRxjs.js";
+import { childRuntime } from "../../fastpath/FastPath.js";
+import { loadRxjs } from "../../http/loadRxjs.js";
+import { isObservable } from "../../http/ObservableResult.js";
+import { awaitResult, isThenable } from "../../http/UserCode.js";
 import type { ExecutionContext } from "../ExecutionContext.js";
 import type { CallHandler, Interceptor, RxObservable } from "../Interceptor.js";
 

@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect";
-import { isObservable } from "../../core/ObservableResult.js";
-import { fromResult, isThenable } from "../../core/UserCode.js";
-import type { ArgumentMetadata, PipeContext, PipeTransform } from "../../pipes/PipeTransform.js";
+import { isObservable } from "../../http/ObservableResult.js";
+import { fromResult, isThenable } from "../../http/UserCode.js";
+import type { ArgumentMetadata, PipeContext, PipeTransform } from "../PipeTransform.js";
 
 /** `true` for a result that needs awaiting: a Promise, an Effect or an rxjs Observable. */
 export const isAsync = (value: unknown): boolean =>

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect";
-import { readBody } from "../../core/RequestBody.js";
 import { StartupError } from "../../di/StartupError.js";
+import { readBody } from "../../http/RequestBody.js";
 import type { RequestContext } from "../../http/RequestContext.js";
 import type { UploadedFile } from "../../http/UploadedFile.js";
 import type { ExecutionContext } from "../ExecutionContext.js";

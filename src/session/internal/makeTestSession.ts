@@ -4,8 +4,8 @@
  */
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
-import { UnauthorizedError } from "../../core/HttpError.js";
-import type { SessionApi } from "../Session.js";
+import { UnauthorizedError } from "../../http/HttpError.js";
+import type { SessionApi } from "../SessionApi.js";
 import { defaultUserId } from "../SessionOptions.js";
 
 /** Signed in as `data` (signed out without it) until `create` or `destroy` says otherwise. */

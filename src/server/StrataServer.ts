@@ -1,44 +1,15 @@
 import { createServer } from "node:http";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServer from "@effect/platform/HttpServer";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type { StartupError } from "../di/StartupError.js";
+import { NodeServer, type ServeOptions } from "../fastpath/FastPath.js";
 import type { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import type { AppServing } from "./AppServing.js";
-import * as NodeServer from "./server/NodeServer.js";
-import { serveApp } from "./server/ServeApp.js";
+import { serveApp } from "./ServeApp.js";
 
-/**
- * How {@link serve} runs routes.
- *
- * @since 0.1.0
- * @category server
- */
-export interface ServeOptions {
-  /** Trace every request with a span (off by default: a span per request costs ~35%). */
-  readonly tracing?: boolean;
-  /**
-   * Let request fibers feed Effect's built-in fiber metrics (`effect_fiber_started`,
-   * `effect_fiber_lifetimes`, ...). Off by default on the fast path: they cost ~0.4 us a fiber.
-   */
-  readonly fiberMetrics?: boolean;
-  /**
-   * find-my-way options; trailing slashes and letter case are ignored unless set otherwise.
-   * Repeated slashes are always collapsed, in the path only (the query is never touched), when
-   * the request target is brought to its canonical form: see `RequestTarget.canonicalTarget`.
-   */
-  readonly routerConfig?: Partial<
-    Omit<HttpLayerRouter.FindMyWay.RouterConfig, "ignoreDuplicateSlashes">
-  >;
-  /**
-   * Middleware around every request, unmatched ones included. It sees responses, error responses
-   * too (failures are mapped to the standard shape first), and may fail with an `HttpError`
-   * itself. Unlike platform global middleware, it keeps the fast path.
-   */
-  readonly middleware?: HttpMiddleware.HttpMiddleware;
-}
+export type { ServeOptions };
 
 type Requires<R> =
   | HttpLayerRouter.Request.Only<"Requires", R>

@@ -8,12 +8,10 @@ import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as Scope from "effect/Scope";
-import type { DynamicModule } from "../decorators/Module.js";
 import type { Injector } from "../di/Injector.js";
-import type { Provider } from "../di/Provider.js";
 import type { StartupError } from "../di/StartupError.js";
-import { type InjectionToken, type Type, tokenName } from "../di/Token.js";
-import type * as Health from "../lifecycle/Health.js";
+import { type InjectionToken, tokenName } from "../di/Token.js";
+import { NodeServer } from "../fastpath/FastPath.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
@@ -22,14 +20,15 @@ import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
-import type { GlobalPrefixOptions } from "../nest/GlobalPrefix.js";
 import { httpServerFront } from "../nest/HttpServerFront.js";
-import type { OpenApiOptions } from "../openapi/OpenApiOptions.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { InterceptorLike } from "../pipeline/Interceptor.js";
+import type { PipeLike } from "../pipeline/PipeTransform.js";
 import type { VersioningOptions } from "../pipeline/Versioning.js";
-import type { PipeLike } from "../pipes/PipeTransform.js";
+import type { PipelineOptions, RouteInfo } from "../routes/AppRoutes.js";
+import type { AppServing } from "../server/AppServing.js";
+import { serveApp } from "../server/ServeApp.js";
 import {
   type AppParts,
   type AppProviders,
@@ -39,73 +38,11 @@ import {
   prepareProviders,
   prepareRoutes,
 } from "./AppLayer.js";
-import type { PipelineOptions, RouteInfo } from "./AppRoutes.js";
-import type { AppServing } from "./AppServing.js";
-import type { ServeOptions } from "./StrataServer.js";
-import * as NodeServer from "./server/NodeServer.js";
-import { serveApp } from "./server/ServeApp.js";
-
-/**
- * Options of a {@link StrataApp}.
- *
- * @since 0.1.0
- * @category app
- */
-export interface StrataAppOptions extends ServeOptions, PipelineOptions {
-  /** Largest accepted request body in bytes (default 1 MB); larger ones get 413. */
-  readonly bodyLimit?: number;
-  /** Providers that replace, by token, those the modules declare (used by `Test.createTestingModule`). */
-  readonly providerOverrides?: ReadonlyArray<Provider<unknown>>;
-  /**
-   * App-wide middleware, the first outermost, ahead of those added with `app.use(...)` (and
-   * inside `middleware`, the raw `HttpMiddleware` option, when both are given).
-   */
-  readonly globalMiddleware?: ReadonlyArray<MiddlewareLike>;
-  /**
-   * The health probes `GET /health` and `GET /ready` (paths configurable); `false` serves
-   * neither. A route of the app's own on the same path takes precedence.
-   */
-  readonly health?: Health.HealthOptions | false;
-  /** Graceful shutdown: see {@link ShutdownOptions}. */
-  readonly shutdown?: ShutdownOptions;
-  /**
-   * Replaces Effect's default logger for everything the app runs (request logs, warnings,
-   * errors): `Logger.withConsoleLog(Logger.jsonLogger)` for JSON lines, `Logger.none` for
-   * silence, any custom `Logger`.
-   */
-  readonly logger?: Logger.Logger<unknown, unknown>;
-  /**
-   * Serves the app's OpenAPI 3.1 document (`GET /openapi.json`) and a docs page (`GET /docs`),
-   * built once at startup from its routes and Schemas: see {@link OpenApiOptions}. Off by default.
-   */
-  readonly openapi?: OpenApiOptions;
-  /** A path prefix for every controller route (NestJS's `app.setGlobalPrefix`). */
-  readonly globalPrefix?: GlobalPrefixOptions;
-}
-
-/**
- * How a {@link StrataApp} stops.
- *
- * @since 0.1.0
- * @category app
- */
-export interface ShutdownOptions {
-  /**
-   * Milliseconds in-flight requests get to finish (default 10 000); after it the remaining
-   * ones are interrupted. Each shutdown handler gets the same time.
-   */
-  readonly timeout?: number;
-  /**
-   * Signals that shut the app down gracefully and then exit the process with code 0 (default
-   * `SIGTERM` and `SIGINT`, listened to while the app listens); `false` leaves signals alone.
-   */
-  readonly signals?: ReadonlyArray<NodeJS.Signals> | false;
-}
-
-/** The modules an app is made from: a `@Module` class or a dynamic module. @since 0.1.0 @category app */
-export type RootModule = Type<unknown> | DynamicModule;
+import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
+import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
 export { ROUTE_CONTRIBUTOR, type RouteContributor } from "./AppLayer.js";
+export type { RootModule, ShutdownOptions, StrataAppOptions } from "./StrataAppOptions.js";
 
 const rethrow = (cause: Cause.Cause<unknown>): never => {
   throw Cause.squash(cause);

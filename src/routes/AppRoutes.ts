@@ -4,20 +4,20 @@ import * as Either from "effect/Either";
 import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
 import { StartupError } from "../di/StartupError.js";
+import { DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
 import { type EnhancerRef, enhancerResolver, providerRef } from "../pipeline/internal/enhancers.js";
+import type { PipeLike, PipeTransform } from "../pipeline/PipeTransform.js";
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "../pipeline/Uploads.js";
 import {
   VERSION_NEUTRAL,
   type VersioningOptions,
   versionedRoutes,
 } from "../pipeline/Versioning.js";
-import type { PipeLike, PipeTransform } from "../pipes/PipeTransform.js";
 import { ValidationPipe } from "../pipes/ValidationPipe.js";
 import { type ControllerHandler, controllerRoutes } from "./ControllerRoutes.js";
-import { DEFAULT_BODY_LIMIT } from "./RequestBody.js";
 
 /**
  * The app-wide request pipeline: guards, pipes, interceptors and filters applied to every

@@ -1,4 +1,4 @@
-import "../decorators/reflectMetadata.js";
+import "./reflectMetadata.js";
 
 /**
  * A decorator for a class or a method that records one metadata entry, with its key as `KEY`.

@@ -1,26 +1,26 @@
 import * as Effect from "effect/Effect";
 import { readList } from "../decorators/ClassOrMethodDecorator.js";
 import type { ControllerMetadata } from "../decorators/Controller.js";
-import { MetadataKey, readMetadata } from "../decorators/metadata.js";
 import type { ParamMetadata } from "../decorators/Params.js";
 import type { RedirectMetadata } from "../decorators/ResponseDecorators.js";
 import type { RouteMetadata } from "../decorators/Route.js";
 import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
+import { MetadataKey, readMetadata } from "../di/metadata.js";
 import { Scope as ProviderScope } from "../di/Scope.js";
 import { StartupError } from "../di/StartupError.js";
+import { isHeaderName, isSafeHeaderValue, type ResponseSpec } from "../http/HandlerResponse.js";
+import { joinRoutePath } from "../http/RoutePath.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
 import type { EnhancerRef, EnhancerResolver } from "../pipeline/internal/enhancers.js";
+import type { ArgumentMetadata, PipeLike, PipeTransform } from "../pipeline/PipeTransform.js";
 import type { UploadLimits } from "../pipeline/Uploads.js";
 import { isSchema } from "../pipeline/Validation.js";
 import { type VersionedEntry, type VersionValue, versionList } from "../pipeline/Versioning.js";
-import type { ArgumentMetadata, PipeLike, PipeTransform } from "../pipes/PipeTransform.js";
 import { isPlainType, ValidationPipe } from "../pipes/ValidationPipe.js";
-import { isHeaderName, isSafeHeaderValue, type ResponseSpec } from "./HandlerResponse.js";
 import { type CompiledParam, type RouteServices, routeHandler } from "./RouteHandler.js";
-import { joinRoutePath } from "./RoutePath.js";
 
 /** The app-wide guards, interceptors, filters and pipes, resolved once. */
 export interface GlobalEnhancers {

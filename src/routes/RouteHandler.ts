@@ -5,10 +5,13 @@ import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
 import * as Scope from "effect/Scope";
-import { readMetadata } from "../decorators/metadata.js";
 import type { ParamMetadata } from "../decorators/Params.js";
 import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
+import { readMetadata } from "../di/metadata.js";
+import { handlerResponse, type ResponseSpec } from "../http/HandlerResponse.js";
+import { readBody } from "../http/RequestBody.js";
+import { awaitResult, fromResult } from "../http/UserCode.js";
 import { SSE_METADATA } from "../nest/Sse.js";
 import { sseResponse } from "../nest/SseResponse.js";
 import {
@@ -23,11 +26,8 @@ import { runGuards } from "../pipeline/internal/guards.js";
 import { intercept } from "../pipeline/internal/interceptors.js";
 import { applyPipes, isAsync } from "../pipeline/internal/pipes.js";
 import { uploadRoute } from "../pipeline/internal/uploadRoute.js";
+import type { ArgumentMetadata } from "../pipeline/PipeTransform.js";
 import type { UploadLimits } from "../pipeline/Uploads.js";
-import type { ArgumentMetadata } from "../pipes/PipeTransform.js";
-import { handlerResponse, type ResponseSpec } from "./HandlerResponse.js";
-import { readBody } from "./RequestBody.js";
-import { awaitResult, fromResult } from "./UserCode.js";
 
 /** The services a compiled route reads from the router. */
 export type RouteServices =

@@ -6,13 +6,13 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
-import { canonicalTarget } from "../../http/RequestTarget.js";
-import { outermostForms } from "../../middleware/internal/DecoratedRun.js";
-import { causeToResponse, errorResponse } from "../ErrorResponse.js";
-import { BadRequestError, NotFoundError } from "../HttpError.js";
-import type { ServeOptions } from "../StrataServer.js";
+import { causeToResponse, errorResponse } from "../http/ErrorResponse.js";
+import { BadRequestError, NotFoundError } from "../http/HttpError.js";
+import { canonicalTarget } from "../http/RequestTarget.js";
+import { outermostForms } from "./DecoratedRun.js";
 import { withFastApp } from "./FastApp.js";
 import * as FastRouter from "./FastRouter.js";
+import type { ServeOptions } from "./ServeOptions.js";
 
 const notFound = errorResponse(new NotFoundError());
 

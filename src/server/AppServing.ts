@@ -2,8 +2,8 @@ import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import { StartupError } from "../di/StartupError.js";
+import type { ServeOptions } from "../fastpath/FastPath.js";
 import * as Middleware from "../middleware/Middleware.js";
-import type { ServeOptions } from "./StrataServer.js";
 
 /**
  * What an app Layer asks of the server that serves it: its app-wide middleware (built), tracing

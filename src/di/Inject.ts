@@ -1,6 +1,6 @@
-import type { InjectionToken } from "../di/Token.js";
-import type { ForwardReference } from "../nest/forwardRef.js";
+import type { ForwardReference } from "./forwardRef.js";
 import { MetadataKey, readMetadata, writeMetadata } from "./metadata.js";
+import type { InjectionToken } from "./Token.js";
 
 /** What `@Inject` accepts: a token, or `forwardRef(() => Class)` for one defined later. */
 export type InjectTarget = InjectionToken | ForwardReference<InjectionToken>;

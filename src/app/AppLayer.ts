@@ -10,6 +10,8 @@ import { Injector, makeInjector } from "../di/Injector.js";
 import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
 import { providerToken } from "../di/Provider.js";
 import { StartupError } from "../di/StartupError.js";
+import { isFastRouter } from "../fastpath/FastPath.js";
+import { causeToResponse } from "../http/ErrorResponse.js";
 import {
   applicationHookTargets,
   runApplicationBootstrap,
@@ -20,15 +22,13 @@ import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
-import { withGlobalPrefix } from "../nest/GlobalPrefix.js";
 import { configureModules } from "../nest/MiddlewareConsumer.js";
 import { moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
-import { appRoutes, type CompiledRoute } from "./AppRoutes.js";
-import { AppServing, type AppServingOptions, around } from "./AppServing.js";
-import { causeToResponse } from "./ErrorResponse.js";
-import type { RootModule, StrataAppOptions } from "./StrataApp.js";
-import * as FastRouter from "./server/FastRouter.js";
+import { appRoutes, type CompiledRoute } from "../routes/AppRoutes.js";
+import { AppServing, type AppServingOptions, around } from "../server/AppServing.js";
+import { withGlobalPrefix } from "./GlobalPrefix.js";
+import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
 // Routes contributed by modules ------------------------------------------------------------
 
@@ -251,7 +251,7 @@ export const mountApp = (
     // Served by another server than `StrataServer.serve` (the platform's `HttpLayerRouter.serve`),
     // which reads no `AppServing`: the failures are answered in the standard shape on the router,
     // and the middleware goes there too, seeing them as responses, as on Strata's server.
-    if (!FastRouter.isFastRouter(router)) {
+    if (!isFastRouter(router)) {
       yield* router.addGlobalMiddleware((app) => {
         // Unknown routes and defects too: the standard 404 and a bare 500, as `listen` answers.
         const answered = Effect.catchAllCause(app, causeToResponse);

@@ -3,10 +3,9 @@ import type * as HttpServer from "@effect/platform/HttpServer";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
-import type { StartupError } from "../../di/StartupError.js";
-import { AppServing, servingOptions } from "../AppServing.js";
-import type { ServeOptions } from "../StrataServer.js";
-import { makeRouter, serveRouter } from "./ServeRouter.js";
+import type { StartupError } from "../di/StartupError.js";
+import { makeRouter, type ServeOptions, serveRouter } from "../fastpath/FastPath.js";
+import { AppServing, servingOptions } from "./AppServing.js";
 
 /**
  * What `StrataServer.serve` does, as an Effect: makes the router, builds the app on it (`build`

@@ -1,4 +1,4 @@
-import { type RootModule, StrataApp, type StrataAppOptions } from "../core/StrataApp.js";
+import { type RootModule, StrataApp, type StrataAppOptions } from "./StrataApp.js";
 
 /**
  * NestJS's `NestFactory`: `await NestFactory.create(AppModule, options)` is a {@link StrataApp}

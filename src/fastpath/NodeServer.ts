@@ -15,10 +15,9 @@ import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Runtime from "effect/Runtime";
 import * as Scope from "effect/Scope";
-import { canonicalTarget } from "../../http/RequestTarget.js";
-import type { ShutdownManager } from "../../lifecycle/ShutdownManager.js";
-import { causeToResponse, errorResponse } from "../ErrorResponse.js";
-import { BadRequestError } from "../HttpError.js";
+import { causeToResponse, errorResponse } from "../http/ErrorResponse.js";
+import { BadRequestError } from "../http/HttpError.js";
+import { canonicalTarget } from "../http/RequestTarget.js";
 import { type FastApp, fastAppOf } from "./FastApp.js";
 import type { FoundRoute } from "./FastRouter.js";
 import { entriesOf, mapOf } from "./MapCopies.js";
@@ -33,6 +32,20 @@ import {
 } from "./RequestFibers.js";
 import { closeRequestScope, makeRequestScopes } from "./RequestScope.js";
 
+/**
+ * What the server tells of its stop: marked shutting down when the stop begins, run once the
+ * drain is over. The lifecycle's `ShutdownManager` is one.
+ *
+ * @since 0.1.0
+ * @category server
+ */
+export interface ShutdownHooks {
+  /** `true` when the stop begins, `false` when the server (re)starts listening. */
+  setShuttingDown(shuttingDown: boolean): void;
+  /** The shutdown handlers, run once in-flight requests have drained. */
+  run(signal: string | undefined): Effect.Effect<void>;
+}
+
 /** Where the server listens, and how long it lets requests finish when it stops. @since 0.1.0 @category server */
 export interface NodeServerOptions {
   readonly port: number;
@@ -43,7 +56,7 @@ export interface NodeServerOptions {
    */
   readonly shutdownTimeout?: number;
   /** Marked shutting down when the stop begins; its handlers run once the drain is over. */
-  readonly shutdown?: ShutdownManager;
+  readonly shutdown?: ShutdownHooks;
 }
 
 /** The default deadline for in-flight requests at shutdown: 10 000 ms. @since 0.1.0 @category server */

@@ -1,5 +1,5 @@
-import { Scope } from "../di/Scope.js";
 import { MetadataKey, writeMetadata } from "./metadata.js";
+import { Scope } from "./Scope.js";
 
 /** Options of {@link Injectable}. @since 0.1.0 @category decorators */
 export interface InjectableOptions {

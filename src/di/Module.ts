@@ -1,7 +1,7 @@
-import type { ProviderLike } from "../di/Provider.js";
-import type { InjectionToken, Type } from "../di/Token.js";
-import type { ForwardReference } from "../nest/forwardRef.js";
+import type { ForwardReference } from "./forwardRef.js";
 import { MetadataKey, writeMetadata } from "./metadata.js";
+import type { ProviderLike } from "./Provider.js";
+import type { InjectionToken, Type } from "./Token.js";
 
 /**
  * A module configured at import time, as `SomeModule.forRoot(options)` returns it. Its lists

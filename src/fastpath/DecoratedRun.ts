@@ -8,7 +8,7 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
-import { internalErrorResponse, logUnhandled } from "../../core/ErrorResponse.js";
+import { internalErrorResponse, logUnhandled } from "../http/ErrorResponse.js";
 
 type Response = HttpServerResponse.HttpServerResponse;
 

@@ -1,7 +1,7 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as NodeStream from "@effect/platform-node/NodeStream";
-import { StreamableFile } from "../nest/StreamableFile.js";
 import { InternalServerError } from "./HttpError.js";
+import { StreamableFile } from "./StreamableFile.js";
 import { jsonResponse, stringResponse } from "./TextResponse.js";
 
 /** The status, headers and redirect a classic handler declared with decorators. */

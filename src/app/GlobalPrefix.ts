@@ -1,6 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import type { CompiledRoute } from "../core/AppRoutes.js";
-import { methodName, type RequestMethod } from "./RequestMethod.js";
+import { methodName, type RequestMethod } from "../nest/RequestMethod.js";
+import type { CompiledRoute } from "../routes/AppRoutes.js";
 
 /**
  * NestJS's `app.setGlobalPrefix(prefix, { exclude })`: a path prefix for every controller route,

@@ -1,0 +1,75 @@
+/**
+ * The options of a `StrataApp` (and of `StrataApp.layer`), and the modules it is made from.
+ *
+ * @since 0.1.0
+ */
+import type * as Logger from "effect/Logger";
+import type { DynamicModule } from "../di/Module.js";
+import type { Provider } from "../di/Provider.js";
+import type { Type } from "../di/Token.js";
+import type { ServeOptions } from "../fastpath/FastPath.js";
+import type * as Health from "../lifecycle/Health.js";
+import type { MiddlewareLike } from "../middleware/GlobalMiddlewareManager.js";
+import type { OpenApiOptions } from "../openapi/OpenApiOptions.js";
+import type { PipelineOptions } from "../routes/AppRoutes.js";
+import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
+
+/**
+ * Options of a `StrataApp`.
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export interface StrataAppOptions extends ServeOptions, PipelineOptions {
+  /** Largest accepted request body in bytes (default 1 MB); larger ones get 413. */
+  readonly bodyLimit?: number;
+  /** Providers that replace, by token, those the modules declare (used by `Test.createTestingModule`). */
+  readonly providerOverrides?: ReadonlyArray<Provider<unknown>>;
+  /**
+   * App-wide middleware, the first outermost, ahead of those added with `app.use(...)` (and
+   * inside `middleware`, the raw `HttpMiddleware` option, when both are given).
+   */
+  readonly globalMiddleware?: ReadonlyArray<MiddlewareLike>;
+  /**
+   * The health probes `GET /health` and `GET /ready` (paths configurable); `false` serves
+   * neither. A route of the app's own on the same path takes precedence.
+   */
+  readonly health?: Health.HealthOptions | false;
+  /** Graceful shutdown: see {@link ShutdownOptions}. */
+  readonly shutdown?: ShutdownOptions;
+  /**
+   * Replaces Effect's default logger for everything the app runs (request logs, warnings,
+   * errors): `Logger.withConsoleLog(Logger.jsonLogger)` for JSON lines, `Logger.none` for
+   * silence, any custom `Logger`.
+   */
+  readonly logger?: Logger.Logger<unknown, unknown>;
+  /**
+   * Serves the app's OpenAPI 3.1 document (`GET /openapi.json`) and a docs page (`GET /docs`),
+   * built once at startup from its routes and Schemas: see {@link OpenApiOptions}. Off by default.
+   */
+  readonly openapi?: OpenApiOptions;
+  /** A path prefix for every controller route (NestJS's `app.setGlobalPrefix`). */
+  readonly globalPrefix?: GlobalPrefixOptions;
+}
+
+/**
+ * How a `StrataApp` stops.
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export interface ShutdownOptions {
+  /**
+   * Milliseconds in-flight requests get to finish (default 10 000); after it the remaining
+   * ones are interrupted. Each shutdown handler gets the same time.
+   */
+  readonly timeout?: number;
+  /**
+   * Signals that shut the app down gracefully and then exit the process with code 0 (default
+   * `SIGTERM` and `SIGINT`, listened to while the app listens); `false` leaves signals alone.
+   */
+  readonly signals?: ReadonlyArray<NodeJS.Signals> | false;
+}
+
+/** The modules an app is made from: a `@Module` class or a dynamic module. @since 0.1.0 @category app */
+export type RootModule = Type<unknown> | DynamicModule;
