@@ -10,16 +10,19 @@
 // first use and whenever the lockfile changes: as an alias in the project's own dependencies,
 // TypeScript 5.9's `tsc` bin would replace TypeScript 7's in node_modules/.bin.
 // Options: typedoc.json at the repository root; the entry points come from package.json.
+// `node scripts/api-docs/build.mjs <dir>` documents the package at <dir> instead (its package.json
+// and typedoc.json, output in <dir>/dist-docs): the tool's own test.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 
 const toolDir = import.meta.dirname;
 installTool();
 const { Application, ReflectionKind, TSConfigReader, TypeDocReader } = await import("typedoc");
 
-const root = join(import.meta.dirname, "..", "..");
+const repository = join(toolDir, "..", "..");
+const root = process.argv[2] === undefined ? repository : resolve(process.argv[2]);
 const outDir = join(root, "dist-docs");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
@@ -27,7 +30,8 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const entryPoints = Object.values(pkg.exports).map((entry) => join(root, entry["strata-source"]));
 
 const started = performance.now();
-const app = await Application.bootstrapWithPlugins({ entryPoints }, [
+const options = { entryPoints, options: join(root, "typedoc.json") };
+const app = await Application.bootstrapWithPlugins(options, [
   new TypeDocReader(),
   new TSConfigReader(),
 ]);
@@ -92,7 +96,7 @@ function checkExamples(examples) {
   );
   if (examples.length === 0) return true;
   try {
-    execFileSync(join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", dir], {
+    execFileSync(join(repository, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", dir], {
       cwd: root,
       encoding: "utf8",
     });
@@ -120,7 +124,10 @@ function examplePrelude() {
   ];
   taken.add("HttpServerResponse");
   const typeOnly = ReflectionKind.Interface | ReflectionKind.TypeAlias;
-  for (const module of project.children ?? []) {
+  // One entry point: its exports are the project's children (TypeDoc makes no module of it).
+  const modules =
+    entryPoints.length === 1 ? [{ name: "index", children: project.children }] : project.children;
+  for (const module of modules ?? []) {
     const from = module.name === "index" ? pkg.name : `${pkg.name}/${module.name}`;
     // A value and a type of one name are one import; a name that is only a type is imported
     // as one (`type X`), as a decorated parameter's type must be under isolatedModules.
