@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import { escapeHtml } from "../sanitize/escapeHtml.js";
 import type { DevUser } from "./DevUser.js";
-import { escapeHtml } from "./Html.js";
 
 /**
  * The SVG picture of `user`, with a colour derived from its key.

@@ -7,15 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
-
-/** `text` with the five HTML-special characters escaped. @since 0.1.0 @category html */
-export const escapeHtml = (text: string): string =>
-  text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
+import { escapeHtml } from "../sanitize/escapeHtml.js";
 
 /** The page style: the only inline content the policy allows (by hash). */
 const STYLE = `

@@ -7,8 +7,9 @@
  */
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import type { SupportedProvider } from "../oauth/SupportedProvider.js";
+import { escapeHtml } from "../sanitize/escapeHtml.js";
 import type { DevUser } from "./DevUser.js";
-import { escapeHtml, page } from "./Html.js";
+import { page } from "./Html.js";
 
 /** Display names of the dialects. @since 0.1.0 @category page */
 export const providerLabel: { readonly [P in SupportedProvider]: string } = {

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Effect from "effect/Effect";
 import { BadRequestError, PayloadTooLargeError } from "./HttpError.js";
+import { nodeSource } from "./NodeSource.js";
 
 /** Default limit of a request body: 1 MB. @since 0.1.0 @category body */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -9,13 +10,6 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const tooLarge = new PayloadTooLargeError();
 const unreadable = new BadRequestError("Request body could not be read");
 const invalidJson = new BadRequestError("Invalid JSON body");
-
-const nodeSource = (request: HttpServerRequest.HttpServerRequest): IncomingMessage | undefined => {
-  const source = (request as { readonly source?: unknown }).source;
-  return source !== null && typeof source === "object" && "socket" in source
-    ? (source as IncomingMessage)
-    : undefined;
-};
 
 /**
  * Reads a node request body into one buffer, at most `limit` bytes. Past the limit it stops

@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 import * as Cookies from "@effect/platform/Cookies";
+import { signInCookie } from "./SignInCookie.js";
 
 /** The cookie's name (`__Host-` prefixed when secure). @since 0.1.0 @category custom flow */
 export const OAUTH_FLOW_COOKIE = "oauth_flow";
@@ -48,8 +49,7 @@ export const flowCookie = (flow: StoredFlow, secure: boolean): string => {
       : codeVerifier === undefined
         ? state
         : `${state}.${codeVerifier}`;
-  const name = secure ? `__Host-${OAUTH_FLOW_COOKIE}` : OAUTH_FLOW_COOKIE;
-  return `${name}=${value}; Max-Age=600; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+  return signInCookie(OAUTH_FLOW_COOKIE, value, 600, secure);
 };
 
 /**
@@ -59,7 +59,7 @@ export const flowCookie = (flow: StoredFlow, secure: boolean): string => {
  * @category custom flow
  */
 export const clearFlowCookie = (secure: boolean): string =>
-  `${secure ? `__Host-${OAUTH_FLOW_COOKIE}` : OAUTH_FLOW_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+  signInCookie(OAUTH_FLOW_COOKIE, "", 0, secure);
 
 /**
  * The flow stored in a request's `Cookie` header (the `__Host-` cookie first), if any.

@@ -10,6 +10,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Duration from "effect/Duration";
 import * as Option from "effect/Option";
 import { TRANSACTION_TTL } from "./OAuthTransaction.js";
+import { signInCookie, signInCookieName } from "./SignInCookie.js";
 
 /** The cookie name on plain http. @since 0.1.0 @category cookie */
 export const COOKIE_NAME = "strata_oauth";
@@ -18,7 +19,7 @@ export const COOKIE_NAME = "strata_oauth";
 export const SECURE_COOKIE_NAME = `__Host-${COOKIE_NAME}`;
 
 /** The transaction cookie's name. @since 0.1.0 @category cookie */
-export const cookieName = (secure: boolean): string => (secure ? SECURE_COOKIE_NAME : COOKIE_NAME);
+export const cookieName = (secure: boolean): string => signInCookieName(COOKIE_NAME, secure);
 
 const attributes = (secure: boolean) =>
   ({ httpOnly: true, sameSite: "lax", path: "/", secure }) as const;
@@ -37,7 +38,12 @@ const maxAge = Math.trunc(Duration.toSeconds(TRANSACTION_TTL));
  * @category cookie
  */
 export const transactionCookie = (value: string, secure: boolean): string =>
-  `${cookieName(secure)}=${cookieSafe.test(value) ? value : encodeURIComponent(value)}; Max-Age=${maxAge}; Path=/; HttpOnly${secure ? "; Secure" : ""}; SameSite=Lax`;
+  signInCookie(
+    COOKIE_NAME,
+    cookieSafe.test(value) ? value : encodeURIComponent(value),
+    maxAge,
+    secure,
+  );
 
 /**
  * `response` with the transaction cookie set to `value` for 10 minutes (see

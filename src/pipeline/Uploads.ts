@@ -13,6 +13,7 @@ import * as Chunk from "effect/Chunk";
 import * as Effect from "effect/Effect";
 import * as Stream from "effect/Stream";
 import { BadRequestError, PayloadTooLargeError } from "../http/HttpError.js";
+import { nodeSource } from "../http/NodeSource.js";
 import type { UploadedFile } from "../http/UploadedFile.js";
 
 /**
@@ -156,13 +157,6 @@ const readFile = (
       () => Buffer.concat(chunks, size),
     );
   });
-
-const nodeSource = (request: HttpServerRequest.HttpServerRequest): IncomingMessage | undefined => {
-  const source = (request as { readonly source?: unknown }).source;
-  return source !== null && typeof source === "object" && "socket" in source
-    ? (source as IncomingMessage)
-    : undefined;
-};
 
 const readError = (cause: unknown) =>
   new Multipart.MultipartError({ reason: "InternalError", cause });

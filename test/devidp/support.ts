@@ -109,7 +109,8 @@ export const signIn = async (
   if (page.status !== 200) throw new Error(`sign-in page: ${page.status} ${await page.text()}`);
   const html = await page.text();
   const request = /name="request" value="([^"]+)"/.exec(html)?.[1];
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  // The page escapes `/` in attribute values (`&#x2F;`), as `escapeHtml` does.
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replaceAll("&#x2F;", "/");
   if (request === undefined || action === undefined) throw new Error("no form on the page");
   const answer = await postForm(new URL(action, idp.url).toString(), { request, user });
   const location = new URL(answer.headers.get("location") ?? "");

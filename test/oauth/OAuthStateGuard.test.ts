@@ -37,7 +37,7 @@ describe("flow cookie", () => {
       `oauth_flow=${STATE}; Max-Age=600; Path=/; HttpOnly; SameSite=Lax`,
     );
     expect(flowCookie({ state: STATE, codeVerifier: VERIFIER }, true)).toBe(
-      `__Host-oauth_flow=${STATE}.${VERIFIER}; Max-Age=600; Path=/; HttpOnly; SameSite=Lax; Secure`,
+      `__Host-oauth_flow=${STATE}.${VERIFIER}; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax`,
     );
     expect(clearFlowCookie(false)).toBe("oauth_flow=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax");
     expect(() => flowCookie({ state: "a;b" }, false)).toThrow();
