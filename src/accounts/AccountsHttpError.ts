@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { HttpError } from "../http/HttpError.js";
+import { CodedHttpError } from "../http/CodedHttpError.js";
 import type { AccountsError } from "./AccountsError.js";
 
 /**
@@ -14,18 +14,8 @@ import type { AccountsError } from "./AccountsError.js";
  * @since 0.1.0
  * @category errors
  */
-export class AccountsHttpError extends HttpError {
+export class AccountsHttpError extends CodedHttpError<AccountsError> {
   override readonly _tag: string = "AccountsHttpError";
-  /** The stable error code. */
-  readonly error: string;
-  /** The tagged error of `Accounts`. */
-  readonly reason: AccountsError;
-
-  constructor(reason: AccountsError) {
-    super(reason.httpStatus, reason.publicMessage);
-    this.error = reason.code;
-    this.reason = reason;
-  }
 
   /**
    * The status, stable code and public message of `reason`, as the Effect face's errors name

@@ -9,11 +9,10 @@
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import * as Respondable from "@effect/platform/HttpServerRespondable";
-import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import { jsonResponse } from "../http/TextResponse.js";
+import { codedFailureResponse } from "../http/CodedFailure.js";
 
 /**
  * The standard error codes of RFC 6749 (4.1.2.1, 5.2) and OpenID Connect Core (3.1.2.6). An
@@ -56,23 +55,6 @@ export const toOAuthErrorCode = (value: unknown): OAuthErrorCode =>
   typeof value === "string" && knownCodes.has(value) ? (value as OAuthErrorCode) : "other";
 
 /**
- * An OAuth failure's answer, as the built-in routes give it: its status, and the standard
- * body plus its stable `error` code (any `@effect/platform` server uses it for a failure that
- * escapes an app's own route).
- */
-const respond = (error: {
-  readonly httpStatus: number;
-  readonly publicMessage: string;
-  readonly code: string;
-}): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-  Effect.succeed(
-    jsonResponse(
-      { statusCode: error.httpStatus, message: error.publicMessage, error: error.code },
-      { status: error.httpStatus },
-    ),
-  );
-
-/**
  * The provider name in `/auth/:provider` is not one of the configured providers. 404.
  *
  * @since 0.1.0
@@ -95,7 +77,7 @@ export class UnknownProvider extends Schema.TaggedError<UnknownProvider>(
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -143,7 +125,7 @@ export class InvalidState extends Schema.TaggedError<InvalidState>("strata/oauth
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -177,7 +159,7 @@ export class ProviderErrorResponse extends Schema.TaggedError<ProviderErrorRespo
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -207,7 +189,7 @@ export class CodeRejected extends Schema.TaggedError<CodeRejected>("strata/oauth
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -241,7 +223,7 @@ export class TokenResponseMalformed extends Schema.TaggedError<TokenResponseMalf
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -279,7 +261,7 @@ export class ProviderUnreachable extends Schema.TaggedError<ProviderUnreachable>
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -314,7 +296,7 @@ export class ProviderTimeout extends Schema.TaggedError<ProviderTimeout>(
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -352,7 +334,7 @@ export class ProfileFetchFailed extends Schema.TaggedError<ProfileFetchFailed>(
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -380,7 +362,7 @@ export class InvalidRedirect extends Schema.TaggedError<InvalidRedirect>(
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -409,7 +391,7 @@ export class TransactionStoreFull extends Schema.TaggedError<TransactionStoreFul
   }
   /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol]() {
-    return respond(this);
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { HttpError } from "../http/HttpError.js";
+import { CodedHttpError } from "../http/CodedHttpError.js";
 import type { OAuthError } from "./OAuthError.js";
 
 /**
@@ -14,16 +14,6 @@ import type { OAuthError } from "./OAuthError.js";
  * @since 0.1.0
  * @category errors
  */
-export class OAuthHttpError extends HttpError {
+export class OAuthHttpError extends CodedHttpError<OAuthError> {
   override readonly _tag: string = "OAuthHttpError";
-  /** The stable error code. */
-  readonly error: string;
-  /** The tagged error of the pipeline. */
-  readonly reason: OAuthError;
-
-  constructor(reason: OAuthError) {
-    super(reason.httpStatus, reason.publicMessage);
-    this.error = reason.code;
-    this.reason = reason;
-  }
 }

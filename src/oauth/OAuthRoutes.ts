@@ -34,6 +34,7 @@ import * as Either from "effect/Either";
 import type * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import { setResponseHeaders } from "../fastpath/FastPath.js";
+import { type CodedFailure, codedFailureResponse, isCodedFailure } from "../http/CodedFailure.js";
 import { causeToResponse } from "../http/ErrorResponse.js";
 import { ForbiddenError, UnauthorizedError } from "../http/HttpError.js";
 import { StrataResponse } from "../http/StrataResponse.js";
@@ -155,41 +156,11 @@ const securityHeaders = {
 const secured = (response: HttpServerResponse.HttpServerResponse) =>
   setResponseHeaders(response, securityHeaders);
 
-/**
- * A failure that names its own answer: an error status, a stable `error` code and a public
- * message. Every {@link OAuthError} is one; so are the failures of `strata/accounts`.
- */
-interface CodedFailure {
-  readonly httpStatus: number;
-  readonly code: string;
-  readonly publicMessage: string;
-}
-
-const isCodedFailure = (u: unknown): u is CodedFailure => {
-  if (typeof u !== "object" || u === null) return false;
-  const { httpStatus, code, publicMessage } = u as Partial<CodedFailure>;
-  return (
-    Number.isInteger(httpStatus) &&
-    (httpStatus as number) >= 400 &&
-    (httpStatus as number) <= 599 &&
-    typeof code === "string" &&
-    /^[a-z][a-z0-9_]{0,63}$/.test(code) &&
-    typeof publicMessage === "string"
-  );
-};
-
-/** The JSON error of a {@link CodedFailure}: the standard shape plus its stable `error` code. */
-const oauthErrorResponse = (error: CodedFailure) =>
-  HttpServerResponse.unsafeJson(
-    { statusCode: error.httpStatus, message: error.publicMessage, error: error.code },
-    { status: error.httpStatus },
-  );
-
 /** A failure's response: a {@link CodedFailure} (a full store) with its own status and code. */
 const failureResponse = (cause: Cause.Cause<unknown>) => {
   const failure = Cause.failureOption(cause);
   return Option.isSome(failure) && isCodedFailure(failure.value)
-    ? Effect.succeed(oauthErrorResponse(failure.value))
+    ? Effect.succeed(codedFailureResponse(failure.value))
     : causeToResponse(cause);
 };
 
@@ -343,7 +314,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
     const providerFromPath = Effect.map(HttpLayerRouter.params, (params) =>
       Option.fromNullable(providers.get(params.provider ?? "")),
     );
-    const unknownProvider = secured(oauthErrorResponse(new UnknownProvider()));
+    const unknownProvider = secured(codedFailureResponse(new UnknownProvider()));
 
     // With `session`: the app's session service, its origins and where a logout lands.
     const sessionOptions = options.session;
@@ -377,7 +348,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
         const query = Context.get(context, HttpServerRequest.ParsedSearchParams);
         const redirects = queryRedirects(query, origins);
         if (Either.isLeft(redirects)) {
-          return Effect.succeed(secured(oauthErrorResponse(redirects.left)));
+          return Effect.succeed(secured(codedFailureResponse(redirects.left)));
         }
         const start = (link: { readonly owner: string } | undefined) =>
           Effect.flatMap(
@@ -398,11 +369,11 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
         if (intent === undefined) return start(undefined);
         // A link starts only for a signed-in user, where the app links.
         if (intent !== "link" || linkData === undefined || sessions === undefined) {
-          return Effect.succeed(secured(oauthErrorResponse(invalidIntent)));
+          return Effect.succeed(secured(codedFailureResponse(invalidIntent)));
         }
         return Effect.flatMap(sessions.current, (current) =>
           Option.isNone(current)
-            ? Effect.succeed(secured(oauthErrorResponse(sessionRequired)))
+            ? Effect.succeed(secured(codedFailureResponse(sessionRequired)))
             : start({ owner: linkOwner(current.value) }),
         );
       },
@@ -493,7 +464,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
 
       if (Either.isLeft(fromQuery)) {
         yield* logFailure(fromQuery.left, p.name);
-        return finish(oauthErrorResponse(fromQuery.left));
+        return finish(codedFailureResponse(fromQuery.left));
       }
       // Redirects stored at the start win; those of the callback's query are the fallback.
       const stored: TransactionRedirects = Option.match(transaction, {
@@ -527,13 +498,13 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
       );
       if (Either.isLeft(outcome)) {
         yield* logFailure(outcome.left, p.name);
-        return failWith(outcome.left.code, oauthErrorResponse(outcome.left));
+        return failWith(outcome.left.code, codedFailureResponse(outcome.left));
       }
       // A link (its intent bound by the state) needs the user still signed in.
       let current: Option.Option<unknown> = Option.none();
       if (Option.isSome(transaction) && transaction.value.intent === "link") {
         if (linkData === undefined || sessions === undefined) {
-          return failWith(invalidIntent.code, oauthErrorResponse(invalidIntent));
+          return failWith(invalidIntent.code, codedFailureResponse(invalidIntent));
         }
         const signedIn = yield* Effect.either(sessions.current);
         if (Either.isLeft(signedIn)) {
@@ -544,7 +515,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
           Option.isNone(signedIn.right) ||
           linkOwner(signedIn.right.value) !== transaction.value.linkOwner
         ) {
-          return failWith(sessionRequired.code, oauthErrorResponse(sessionRequired));
+          return failWith(sessionRequired.code, codedFailureResponse(sessionRequired));
         }
         current = signedIn.right;
       }
