@@ -184,7 +184,7 @@ export const prepareRoutes = (
  * The first stage, run before the port opens (`app.init()`): {@link prepareProviders} then
  * {@link prepareRoutes}.
  */
-export const prepareApp = (
+const prepareApp = (
   root: RootModule,
   options: StrataAppOptions,
   parts: AppParts,
@@ -218,7 +218,7 @@ const healthOptions = (
  * routes and the health probes to the `HttpLayerRouter` in context, and says what the server must
  * run the app with.
  */
-export const mountApp = (
+const mountApp = (
   prepared: PreparedApp,
   options: StrataAppOptions,
   parts: AppParts,

@@ -5,6 +5,11 @@
  *
  * @since 0.1.0
  */
+import * as FacebookDialect from "../oauth/dialects/facebook.js";
+import * as GitHubDialect from "../oauth/dialects/github.js";
+import * as GoogleDialect from "../oauth/dialects/google.js";
+import * as MicrosoftDialect from "../oauth/dialects/microsoft.js";
+import * as TwitterDialect from "../oauth/dialects/twitter.js";
 import type { SupportedProvider } from "../oauth/SupportedProvider.js";
 
 /**
@@ -42,36 +47,36 @@ export const DEV_TENANT_ID = "00000000-0000-4000-8000-00000000d3e5";
  */
 export const paths = {
   google: {
-    authorization: "/google/o/oauth2/v2/auth",
-    token: "/google/token",
-    revocation: "/google/revoke",
-    userinfo: "/google/openidconnect/v1/userinfo",
+    authorization: `/google${GoogleDialect.authorizationPath}`,
+    token: `/google${GoogleDialect.tokenPath}`,
+    revocation: `/google${GoogleDialect.revocationPath}`,
+    userinfo: `/google/openidconnect${GoogleDialect.userinfoPath}`,
     discovery: "/google/.well-known/openid-configuration",
     jwks: "/google/oauth2/v3/certs",
   },
   microsoft: {
-    authorization: "/microsoft/:tenant/oauth2/v2.0/authorize",
-    token: "/microsoft/:tenant/oauth2/v2.0/token",
-    userinfo: "/microsoft/graph/oidc/userinfo",
+    authorization: `/microsoft/:tenant${MicrosoftDialect.authorizationPath}`,
+    token: `/microsoft/:tenant${MicrosoftDialect.tokenPath}`,
+    userinfo: `/microsoft/graph${MicrosoftDialect.userinfoPath}`,
     discovery: "/microsoft/:tenant/v2.0/.well-known/openid-configuration",
     jwks: "/microsoft/:tenant/discovery/v2.0/keys",
   },
   github: {
-    authorization: "/github/login/oauth/authorize",
-    token: "/github/login/oauth/access_token",
-    user: "/github/api/user",
-    emails: "/github/api/user/emails",
+    authorization: `/github${GitHubDialect.authorizationPath}`,
+    token: `/github${GitHubDialect.tokenPath}`,
+    user: `/github/api${GitHubDialect.userPath}`,
+    emails: `/github/api${GitHubDialect.emailsPath}`,
   },
   facebook: {
-    authorization: "/facebook/v16.0/dialog/oauth",
-    token: "/facebook/v16.0/oauth/access_token",
-    me: "/facebook/graph/me",
+    authorization: `/facebook${FacebookDialect.authorizationPath}`,
+    token: `/facebook${FacebookDialect.tokenPath}`,
+    me: `/facebook/graph${FacebookDialect.mePath}`,
   },
   twitter: {
-    authorization: "/twitter/i/oauth2/authorize",
-    token: "/twitter/2/oauth2/token",
-    revocation: "/twitter/2/oauth2/revoke",
-    me: "/twitter/api/2/users/me",
+    authorization: `/twitter${TwitterDialect.authorizationPath}`,
+    token: `/twitter${TwitterDialect.tokenPath}`,
+    revocation: `/twitter${TwitterDialect.revocationPath}`,
+    me: `/twitter/api${TwitterDialect.mePath}`,
   },
 } as const;
 
@@ -104,8 +109,8 @@ export const endpointsFor = (
       };
     case "microsoft":
       return {
-        authorization: `${base}/microsoft/${tenant}/oauth2/v2.0/authorize`,
-        token: `${base}/microsoft/${tenant}/oauth2/v2.0/token`,
+        authorization: `${base}/microsoft/${tenant}${MicrosoftDialect.authorizationPath}`,
+        token: `${base}/microsoft/${tenant}${MicrosoftDialect.tokenPath}`,
         api: `${base}/microsoft/graph`,
         issuer: microsoftIssuer(base),
         loginHost: `${base}/microsoft`,

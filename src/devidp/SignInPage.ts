@@ -12,7 +12,7 @@ import type { DevUser } from "./DevUser.js";
 import { page } from "./Html.js";
 
 /** Display names of the dialects. @since 0.1.0 @category page */
-export const providerLabel: { readonly [P in SupportedProvider]: string } = {
+const providerLabel: { readonly [P in SupportedProvider]: string } = {
   google: "Google",
   microsoft: "Microsoft",
   github: "GitHub",

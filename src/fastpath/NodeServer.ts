@@ -60,7 +60,7 @@ export interface NodeServerOptions {
 }
 
 /** The default deadline for in-flight requests at shutdown: 10 000 ms. @since 0.1.0 @category server */
-export const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
+const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -15,7 +15,7 @@ export type ShutdownHandler = (
 ) => void | Promise<void> | Effect.Effect<void, unknown>;
 
 /** How long one shutdown handler may run by default: 10 000 ms. @since 0.1.0 @category lifecycle */
-export const DEFAULT_HANDLER_TIMEOUT = 10_000;
+const DEFAULT_HANDLER_TIMEOUT = 10_000;
 
 /**
  * The shutdown handlers of an app (`app.shutdownManager`, or injected where `OperationsModule`

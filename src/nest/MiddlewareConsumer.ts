@@ -99,7 +99,7 @@ export interface MiddlewareConfigProxy {
 }
 
 /** A {@link MiddlewareConsumer} that records what modules apply, built later by {@link build}. */
-export class RecordingMiddlewareConsumer implements MiddlewareConsumer {
+class RecordingMiddlewareConsumer implements MiddlewareConsumer {
   private readonly bindings: Array<Binding> = [];
 
   apply(...middleware: ReadonlyArray<NestMiddlewareLike>): MiddlewareConfigProxy {

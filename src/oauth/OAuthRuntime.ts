@@ -26,7 +26,7 @@ export type HandlerRunner = (
 ) => Effect.Effect<unknown, unknown>;
 
 /** The services of the pipeline as a Layer, from the module options and a provider source. */
-export const runtimeLayer = (
+const runtimeLayer = (
   options: OAuthModuleOptions,
   source: OAuthProviderSource = liveProviderSource,
 ): Layer.Layer<OAuth | TransactionStore, OAuthConfigError | StartupError> => {

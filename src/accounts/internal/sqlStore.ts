@@ -21,7 +21,7 @@ import {
 } from "../AccountStore.js";
 
 /** The table that records which of these migrations ran (apart from the app's own). */
-export const MIGRATIONS_TABLE = "strata_accounts_migrations";
+const MIGRATIONS_TABLE = "strata_accounts_migrations";
 
 /**
  * The schema, one migration per change (never edit one that shipped: add the next). Plain SQL

@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
+import * as FacebookDialect from "../../oauth/dialects/facebook.js";
 import { bearerToken, jsonAnswer } from "../ApiResponses.js";
 import { authorizationRoutes } from "../AuthorizationEndpoint.js";
 import { pictureUrl } from "../Avatar.js";
@@ -101,7 +102,7 @@ export const facebook: Dialect = (context) => {
     if (Option.isNone(grant)) {
       return graphError(400, "Invalid OAuth access token - Cannot parse access token", 190);
     }
-    const proof = query.get("appsecret_proof");
+    const proof = query.get(FacebookDialect.APPSECRET_PROOF);
     const secret = context.clients.facebook?.clientSecret;
     if (proof !== undefined && secret != null) {
       const plain = typeof secret === "string" ? secret : Redacted.value(secret);

@@ -12,6 +12,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import * as Option from "effect/Option";
+import * as GitHubDialect from "../../oauth/dialects/github.js";
 import { bearerToken, jsonAnswer } from "../ApiResponses.js";
 import { authorizationRoutes } from "../AuthorizationEndpoint.js";
 import { pictureUrl } from "../Avatar.js";
@@ -121,14 +122,17 @@ export const github: Dialect = (context) => {
         created_at: "2008-01-14T04:33:35Z",
       },
       200,
-      { "x-oauth-scopes": scopes.join(", "), "x-github-api-version-selected": "2022-11-28" },
+      {
+        "x-oauth-scopes": scopes.join(", "),
+        "x-github-api-version-selected": GitHubDialect.API_VERSION,
+      },
     );
   });
 
   const emails = Effect.map(authenticated, (grant) => {
     if (Option.isNone(grant)) return unauthorized;
     const { user: dev, scopes } = grant.value;
-    if (!scopes.includes("user:email") && !scopes.includes("user")) {
+    if (!scopes.includes(GitHubDialect.EMAIL_SCOPE) && !scopes.includes("user")) {
       return jsonAnswer({ message: "Not Found", documentation_url: DOCS, status: "404" }, 404);
     }
     return jsonAnswer([

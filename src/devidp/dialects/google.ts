@@ -11,6 +11,7 @@ import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import * as Option from "effect/Option";
+import * as GoogleDialect from "../../oauth/dialects/google.js";
 import { bearerToken, jsonAnswer } from "../ApiResponses.js";
 import { authorizationRoutes } from "../AuthorizationEndpoint.js";
 import { pictureUrl } from "../Avatar.js";
@@ -147,7 +148,8 @@ export const google: Dialect = (context) => {
       pkce: "required",
       redirectUriRequired: true,
       scopeSeparator: /\s+/,
-      offline: (params) => params.get("access_type") === "offline",
+      offline: (params) =>
+        params.get(GoogleDialect.offlineParameter.name) === GoogleDialect.offlineParameter.value,
       callbackExtras: (grant) => ({
         scope: grant.scopes.join(" "),
         authuser: "0",

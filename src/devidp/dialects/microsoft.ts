@@ -15,6 +15,7 @@ import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import * as Option from "effect/Option";
+import * as MicrosoftDialect from "../../oauth/dialects/microsoft.js";
 import { bearerToken, jsonAnswer } from "../ApiResponses.js";
 import { authorizationRoutes } from "../AuthorizationEndpoint.js";
 import { pictureUrl } from "../Avatar.js";
@@ -94,7 +95,7 @@ export const microsoft: Dialect = (context) => {
             ? { name: user.name, preferred_username: user.email }
             : {}),
           ...(grant.scopes.includes("email")
-            ? { email: user.email, xms_edov: user.emailVerified }
+            ? { email: user.email, [MicrosoftDialect.EMAIL_VERIFIED_CLAIM]: user.emailVerified }
             : {}),
           oid: objectId(user),
           tid: DEV_TENANT_ID,
@@ -104,7 +105,7 @@ export const microsoft: Dialect = (context) => {
       : undefined;
     return jsonAnswer({
       token_type: "Bearer",
-      scope: grant.scopes.filter((scope) => scope !== "offline_access").join(" "),
+      scope: grant.scopes.filter((scope) => scope !== MicrosoftDialect.OFFLINE_SCOPE).join(" "),
       expires_in: ACCESS_TOKEN_SECONDS,
       ext_expires_in: ACCESS_TOKEN_SECONDS,
       access_token: issued.accessToken,
@@ -155,7 +156,7 @@ export const microsoft: Dialect = (context) => {
       response_types_supported: ["code"],
       subject_types_supported: ["pairwise"],
       id_token_signing_alg_values_supported: ["RS256"],
-      scopes_supported: ["openid", "profile", "email", "offline_access"],
+      scopes_supported: ["openid", "profile", "email", MicrosoftDialect.OFFLINE_SCOPE],
       token_endpoint_auth_methods_supported: ["client_secret_post", "client_secret_basic"],
       code_challenge_methods_supported: ["S256"],
       tenant_region_scope: null,
@@ -169,7 +170,7 @@ export const microsoft: Dialect = (context) => {
       pkce: "required",
       redirectUriRequired: true,
       scopeSeparator: /\s+/,
-      offline: (_, scopes) => scopes.includes("offline_access"),
+      offline: (_, scopes) => scopes.includes(MicrosoftDialect.OFFLINE_SCOPE),
       callbackExtras: () => ({ session_state: "00000000-0000-0000-0000-000000000000" }),
     }),
     HttpLayerRouter.route("POST", paths.microsoft.token, token),

@@ -11,6 +11,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import * as Option from "effect/Option";
+import * as TwitterDialect from "../../oauth/dialects/twitter.js";
 import { bearerToken, jsonAnswer } from "../ApiResponses.js";
 import { authorizationRoutes } from "../AuthorizationEndpoint.js";
 import { pictureUrl } from "../Avatar.js";
@@ -100,7 +101,7 @@ export const twitter: Dialect = (context) => {
         id: subjectOf("twitter", user),
         name: user.name,
         username: user.key,
-        ...(fields.includes("profile_image_url")
+        ...(fields.includes(TwitterDialect.PICTURE_FIELD)
           ? { profile_image_url: pictureUrl(context.base, user) }
           : {}),
       },
@@ -114,7 +115,7 @@ export const twitter: Dialect = (context) => {
       pkce: "required",
       redirectUriRequired: true,
       scopeSeparator: /\s+/,
-      offline: (_, scopes) => scopes.includes("offline.access"),
+      offline: (_, scopes) => scopes.includes(TwitterDialect.OFFLINE_SCOPE),
     }),
     HttpLayerRouter.route("POST", paths.twitter.token, token),
     HttpLayerRouter.route("POST", paths.twitter.revocation, revoke),

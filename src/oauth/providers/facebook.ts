@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
+import * as FacebookDialect from "../dialects/facebook.js";
 import { type FacebookConfig, toRedacted, validateClient } from "../OAuthConfig.js";
 import {
   type OAuthConfigError,
@@ -28,13 +29,14 @@ import { tokenRequest } from "./tokenRequest.js";
 
 /** Facebook's endpoints (arctic's constants; the Graph API root). @since 0.1.0 */
 export const defaultEndpoints = {
-  authorization: "https://www.facebook.com/v16.0/dialog/oauth",
-  token: "https://graph.facebook.com/v16.0/oauth/access_token",
+  authorization: `https://www.facebook.com${FacebookDialect.authorizationPath}`,
+  token: `https://graph.facebook.com${FacebookDialect.tokenPath}`,
   api: "https://graph.facebook.com",
 } as const satisfies ProviderEndpoints;
 
 /** The profile path under the Graph API, with the fields Strata maps. @since 0.1.0 */
-export const profilePath = "/me?fields=id,name,email,picture";
+export const profilePath =
+  `${FacebookDialect.mePath}?fields=${FacebookDialect.PROFILE_FIELDS}` as const;
 
 /** The Graph API profile endpoint with the fields Strata maps. @since 0.1.0 */
 export const profileEndpoint = `${defaultEndpoints.api}${profilePath}`;
@@ -122,7 +124,12 @@ export const make = (
         ),
       fetchProfile: (accessToken) =>
         Effect.map(
-          getProfile(http, `${profileUrl}&appsecret_proof=${proof(accessToken)}`, accessToken, Me),
+          getProfile(
+            http,
+            `${profileUrl}&${FacebookDialect.APPSECRET_PROOF}=${proof(accessToken)}`,
+            accessToken,
+            Me,
+          ),
           (me) =>
             toUser({
               id: me.id,

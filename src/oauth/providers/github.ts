@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
+import * as GitHubDialect from "../dialects/github.js";
 import { type GitHubConfig, toRedacted, validateClient } from "../OAuthConfig.js";
 import {
   type OAuthConfigError,
@@ -28,8 +29,8 @@ import { tokenRequest } from "./tokenRequest.js";
 
 /** GitHub's endpoints (arctic's constants; the REST API root). @since 0.1.0 */
 export const defaultEndpoints = {
-  authorization: "https://github.com/login/oauth/authorize",
-  token: "https://github.com/login/oauth/access_token",
+  authorization: `https://github.com${GitHubDialect.authorizationPath}`,
+  token: `https://github.com${GitHubDialect.tokenPath}`,
   api: "https://api.github.com",
 } as const satisfies ProviderEndpoints;
 
@@ -38,7 +39,7 @@ export const apiBase = defaultEndpoints.api;
 
 const apiHeaders = {
   accept: "application/vnd.github+json",
-  "x-github-api-version": "2022-11-28",
+  "x-github-api-version": GitHubDialect.API_VERSION,
 };
 
 const User = Schema.Struct({
@@ -88,16 +89,19 @@ export const make = (
 
     /** The primary verified entry of `/user/emails`, if any. */
     const primaryVerifiedEmail = (accessToken: Redacted.Redacted<string>) =>
-      Effect.flatMap(getJson(http, `${api}/user/emails`, accessToken, apiHeaders), (answer) => {
-        // 403/404: the token lacks `user:email`; the login still works, without an email.
-        if (answer.status === 403 || answer.status === 404) return Effect.succeed(undefined);
-        if (answer.status < 200 || answer.status >= 300) {
-          return Effect.fail(statusFailure("github", answer.status));
-        }
-        return Effect.map(decodeProfile("github", Emails, answer.body), (emails) =>
-          emails.find((e) => e.primary === true && e.verified === true),
-        );
-      });
+      Effect.flatMap(
+        getJson(http, `${api}${GitHubDialect.emailsPath}`, accessToken, apiHeaders),
+        (answer) => {
+          // 403/404: the token lacks `user:email`; the login still works, without an email.
+          if (answer.status === 403 || answer.status === 404) return Effect.succeed(undefined);
+          if (answer.status < 200 || answer.status >= 300) {
+            return Effect.fail(statusFailure("github", answer.status));
+          }
+          return Effect.map(decodeProfile("github", Emails, answer.body), (emails) =>
+            emails.find((e) => e.primary === true && e.verified === true),
+          );
+        },
+      );
 
     return OAuthProvider.of({
       name: "github",
@@ -120,7 +124,7 @@ export const make = (
         Effect.map(
           Effect.all(
             [
-              getProfile(http, `${api}/user`, accessToken, User, apiHeaders),
+              getProfile(http, `${api}${GitHubDialect.userPath}`, accessToken, User, apiHeaders),
               primaryVerifiedEmail(accessToken),
             ],
             { concurrency: 2 },

@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
+import * as GoogleDialect from "../dialects/google.js";
 import { type GoogleConfig, toRedacted, validateClient } from "../OAuthConfig.js";
 import {
   type OAuthConfigError,
@@ -29,14 +30,14 @@ export const issuer = "https://accounts.google.com";
 
 /** Google's endpoints (arctic's constants; the profile API of the userinfo endpoint). @since 0.1.0 */
 export const defaultEndpoints = {
-  authorization: "https://accounts.google.com/o/oauth2/v2/auth",
-  token: "https://oauth2.googleapis.com/token",
-  revocation: "https://oauth2.googleapis.com/revoke",
+  authorization: `https://accounts.google.com${GoogleDialect.authorizationPath}`,
+  token: `https://oauth2.googleapis.com${GoogleDialect.tokenPath}`,
+  revocation: `https://oauth2.googleapis.com${GoogleDialect.revocationPath}`,
   api: "https://openidconnect.googleapis.com",
 } as const satisfies Required<ProviderEndpoints>;
 
 /** The userinfo path under the profile API. @since 0.1.0 */
-export const userinfoPath = "/v1/userinfo";
+export const userinfoPath = GoogleDialect.userinfoPath;
 
 /** Google's OpenID Connect userinfo endpoint. @since 0.1.0 */
 export const userinfoEndpoint = `${defaultEndpoints.api}${userinfoPath}`;
@@ -90,7 +91,11 @@ export const make = (
             ...request.scopes,
           ]);
           if (request.nonce !== undefined) url.searchParams.set("nonce", request.nonce);
-          if (request.offline === true) url.searchParams.set("access_type", "offline");
+          if (request.offline === true)
+            url.searchParams.set(
+              GoogleDialect.offlineParameter.name,
+              GoogleDialect.offlineParameter.value,
+            );
           return url;
         }),
       exchangeCode: (exchange) =>

@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
 import { decodeJwt } from "jose";
+import * as MicrosoftDialect from "../dialects/microsoft.js";
 import { type MicrosoftConfig, toRedacted, validateClient } from "../OAuthConfig.js";
 import {
   OAuthConfigError,
@@ -41,7 +42,7 @@ export const DEFAULT_LOGIN_HOST = "https://login.microsoftonline.com";
 export const defaultApi = "https://graph.microsoft.com";
 
 /** The userinfo path under the profile API. @since 0.1.0 */
-export const userinfoPath = "/oidc/userinfo";
+export const userinfoPath = MicrosoftDialect.userinfoPath;
 
 /** Microsoft's OpenID Connect userinfo endpoint. @since 0.1.0 */
 export const userinfoEndpoint = `${defaultApi}${userinfoPath}`;
@@ -86,7 +87,7 @@ const emailDomainOwnerVerified = (
     claims !== undefined &&
     claims.sub === info.sub &&
     claims.email === info.email &&
-    claimIsTrue(claims.xms_edov)
+    claimIsTrue(claims[MicrosoftDialect.EMAIL_VERIFIED_CLAIM])
   );
 };
 
@@ -121,8 +122,8 @@ export const make = (
         : yield* validateEndpoint("microsoft", "loginHost", config.loginHost, false)
     ).replace(/\/+$/, "");
     const endpoints = yield* resolveEndpoints("microsoft", config.endpoints, {
-      authorization: `${loginHost}/${tenant}/oauth2/v2.0/authorize`,
-      token: `${loginHost}/${tenant}/oauth2/v2.0/token`,
+      authorization: `${loginHost}/${tenant}${MicrosoftDialect.authorizationPath}`,
+      token: `${loginHost}/${tenant}${MicrosoftDialect.tokenPath}`,
       api: defaultApi,
     });
     const flow = clientFlow(
@@ -153,8 +154,8 @@ export const make = (
       authorizationUrl: (request) =>
         Effect.sync(() => {
           const scopes = [...request.scopes];
-          if (request.offline === true && !scopes.includes("offline_access")) {
-            scopes.push("offline_access");
+          if (request.offline === true && !scopes.includes(MicrosoftDialect.OFFLINE_SCOPE)) {
+            scopes.push(MicrosoftDialect.OFFLINE_SCOPE);
           }
           const url = flow.authorizationUrl(request.state, request.codeVerifier, scopes);
           if (request.nonce !== undefined) url.searchParams.set("nonce", request.nonce);

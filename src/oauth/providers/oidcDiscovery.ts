@@ -28,7 +28,7 @@ export const OidcMetadata = Schema.Struct({
 export type OidcMetadata = typeof OidcMetadata.Type;
 
 /** Where an issuer's discovery document is (Discovery 4.1: a trailing `/` is dropped first). */
-export const discoveryUrl = (issuer: string): string =>
+const discoveryUrl = (issuer: string): string =>
   `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`;
 
 const endpointFields = [

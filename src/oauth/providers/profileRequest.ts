@@ -43,7 +43,7 @@ export const getProfile = <A, I>(
   );
 
 /** A string that is not empty, else `undefined` (profile fields are often `""` or `null`). */
-export const nonEmpty = (value: string | null | undefined): string | undefined =>
+const nonEmpty = (value: string | null | undefined): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value : undefined;
 
 /**

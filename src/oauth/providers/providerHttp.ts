@@ -48,7 +48,7 @@ export const providerHttp = (
 export type Operation = ProviderTimeout["operation"];
 
 /** A system error code (`ECONNREFUSED`, `ENOTFOUND`, ...) somewhere in a cause chain, if any. */
-export const systemCode = (error: unknown): string | undefined => {
+const systemCode = (error: unknown): string | undefined => {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
     const code = (current as { code?: unknown }).code;
@@ -94,7 +94,7 @@ export const send = <A, E>(
  * The body of `response` as text, never buffering more than `maxBytes`: a larger declared or
  * streamed body is {@link ProfileFetchFailed} `too_large` (the rest is not read).
  */
-export const readText = (
+const readText = (
   http: ProviderHttp,
   response: HttpClientResponse.HttpClientResponse,
 ): Effect.Effect<string, ProfileFetchFailed | ProviderUnreachable> => {

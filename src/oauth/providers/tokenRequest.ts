@@ -36,7 +36,7 @@ const expiresInSeconds = (tokens: OAuth2Tokens): number | undefined => {
  * an expiry (computed with the Effect `Clock`), an ID token and scopes are kept when present.
  * With `expectedNonce`, an ID token must carry that `nonce` claim.
  */
-export const parseTokens = (
+const parseTokens = (
   provider: ProviderName,
   tokens: OAuth2Tokens,
   expectedNonce?: string,

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
+import * as TwitterDialect from "../dialects/twitter.js";
 import { type TwitterConfig, toRedacted, validateClient } from "../OAuthConfig.js";
 import {
   type OAuthConfigError,
@@ -27,20 +28,21 @@ import { revocation, tokenRequest } from "./tokenRequest.js";
 
 /** Twitter's endpoints (arctic's constants; the profile API). @since 0.1.0 */
 export const defaultEndpoints = {
-  authorization: "https://twitter.com/i/oauth2/authorize",
-  token: "https://api.twitter.com/2/oauth2/token",
-  revocation: "https://api.twitter.com/2/oauth2/revoke",
+  authorization: `https://twitter.com${TwitterDialect.authorizationPath}`,
+  token: `https://api.twitter.com${TwitterDialect.tokenPath}`,
+  revocation: `https://api.twitter.com${TwitterDialect.revocationPath}`,
   api: "https://api.twitter.com",
 } as const satisfies Required<ProviderEndpoints>;
 
 /** The profile path under the profile API. @since 0.1.0 */
-export const profilePath = "/2/users/me?user.fields=profile_image_url";
+export const profilePath =
+  `${TwitterDialect.mePath}?user.fields=${TwitterDialect.PICTURE_FIELD}` as const;
 
 /** The profile endpoint. @since 0.1.0 */
 export const profileEndpoint = `${defaultEndpoints.api}${profilePath}`;
 
 /** The scope that makes twitter issue refresh tokens. @since 0.1.0 */
-export const OFFLINE_SCOPE = "offline.access";
+export const OFFLINE_SCOPE = TwitterDialect.OFFLINE_SCOPE;
 
 const Me = Schema.Struct({
   data: Schema.Struct({
