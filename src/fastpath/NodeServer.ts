@@ -300,9 +300,16 @@ class DrainableServer extends Server {
 }
 
 /**
+ * How long a connection that has not sent a request yet is kept open once the drain has begun,
+ * for a first request already on its way (ms). Longer would hold every shutdown for clients that
+ * open a connection ahead of need (browsers' preconnects) and never use it.
+ */
+const FIRST_REQUEST_GRACE = 500;
+
+/**
  * Graceful stop: no new connections; every connection closed as soon as it has no request left
- * to answer and its bytes are out (idle keep-alive connections at once, a response still being
- * written to a slow reader once it is out); the last response of each connection, in flight or
+ * to answer and its bytes are out (idle keep-alive connections at once, one that has not sent a
+ * request yet after a short grace, a response still being written to a slow reader once it is out); the last response of each connection, in flight or
  * arriving while draining, answered with `Connection: close`. Done when every connection is
  * closed and every tracked request has completed. At the deadline the remaining connections are
  * closed, which interrupts their requests.
@@ -332,9 +339,22 @@ const makeDrain = (timeout: number) => {
     return false;
   };
   const awaitingDrain = new WeakSet<Socket>();
+  // Connections that have carried a request. One that has not yet may be a client's first
+  // request on its way (a connection accepted, or handed over by node:cluster's primary, just as
+  // the drain began): it gets a short grace to send it, answered with `Connection: close`.
+  const served = new WeakSet<Socket>();
+  const awaitingFirst = new WeakSet<Socket>();
   /** Closes `socket` once it has no request left to answer and what it writes is out. */
   const closeWhenIdle = (socket: Socket): void => {
     if (socket.destroyed || answering(socket)) return;
+    if (!served.has(socket)) {
+      if (awaitingFirst.has(socket)) return;
+      awaitingFirst.add(socket);
+      setTimeout(() => {
+        if (!served.has(socket)) socket.destroy();
+      }, FIRST_REQUEST_GRACE).unref();
+      return;
+    }
     if (socket.writableLength === 0) socket.destroy();
     // A response still going out to a slow reader. (Fewer bytes than the high-water mark raise
     // no `drain`: the keep-alive timeout closes those connections.)
@@ -361,6 +381,7 @@ const makeDrain = (timeout: number) => {
   const server = new DrainableServer(closeWhenIdle);
   const tracker: InFlight = {
     arrive: (req, res) => {
+      served.add(req.socket);
       if (res.socket === null) queuedLast.set(req.socket, res);
       if (draining) closeAfter(req.socket, res);
     },

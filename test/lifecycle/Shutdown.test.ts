@@ -217,6 +217,36 @@ describe("ShutdownManager and app.close()", () => {
     agent.destroy();
   });
 
+  it("answers a first request arriving just after the drain began on a connection opened before it (Connection: close); a connection that never sends is closed after a short grace", async () => {
+    const app = new StrataApp(AppModule, { shutdown: { signals: false } });
+    await app.listen(0, "127.0.0.1");
+    const port = Number(new URL(app.getUrl()).port);
+    // Connected, nothing sent yet: as a connection node:cluster's primary has just handed over.
+    const late = connect(port);
+    const silent = createConnection({ host: "127.0.0.1", port });
+    let silentReceived = "";
+    silent.on("data", (chunk: Buffer) => {
+      silentReceived += chunk.toString();
+    });
+    const silentClosed = new Promise((resolve) => silent.once("close", resolve));
+    await Promise.all(
+      [late.socket, silent].map(
+        (socket) => new Promise((resolve) => socket.once("connect", resolve)),
+      ),
+    );
+    const began = Date.now();
+    const closing = app.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    late.socket.write(get("/fast"));
+    const [answer] = await late.responses;
+    expect(answer?.head).toMatch(/^HTTP\/1\.1 200[\s\S]*[Cc]onnection: close/);
+    expect(answer?.body).toEqual({ fast: true });
+    await silentClosed;
+    expect(silentReceived).toBe("");
+    await closing;
+    expect(Date.now() - began).toBeLessThan(1_500);
+  });
+
   it("answers /ready 503 and /health 200 on connections still open while it drains", async () => {
     closeGate();
     const seen: Array<string> = [];
