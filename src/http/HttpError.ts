@@ -9,11 +9,14 @@ import { errorResponse, responseOf } from "./ErrorBody.js";
 
 const TypeId: unique symbol = Symbol.for("strata/HttpError");
 
+/** The optional detail lines of every HTTP error: one Schema for all ~20 classes built at import. */
+const errorsField = Schema.optional(Schema.Array(Schema.String));
+
 /** The fields of an HTTP error, beside its `_tag`: they are its response body. */
 const bodyFields = <S extends Schema.Schema.AnyNoContext>(statusCode: S) => ({
   statusCode,
   message: Schema.String,
-  errors: Schema.optional(Schema.Array(Schema.String)),
+  errors: errorsField,
 });
 
 /** What an HTTP error class's Schema decodes (and its constructor takes from the Schema). */
