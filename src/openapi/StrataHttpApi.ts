@@ -133,14 +133,19 @@ const successResponder = (schema: Schema.Schema.Any): ((encoded: unknown) => Any
   const options = { status, contentType: encoding.contentType };
   switch (encoding.kind) {
     case "Json":
-      return (data) =>
-        Effect.mapError(
-          HttpServerResponse.json(data, options),
-          (error) =>
+      // Written at once (`json`'s `Effect.try` is a step of its own); a value JSON cannot hold
+      // is the same 400 `HttpApiDecodeError`.
+      return (data) => {
+        try {
+          return Effect.succeed(HttpServerResponse.unsafeJson(data, options));
+        } catch (error) {
+          return Effect.fail(
             new ParseResult.ParseError({
               issue: new ParseResult.Type(ast, error, "Could not encode to JSON"),
             }),
-        );
+          );
+        }
+      };
     case "Text":
       return (data) => Effect.succeed(HttpServerResponse.text(data as string, options));
     case "Uint8Array":
@@ -216,62 +221,102 @@ const normalizeUrlParams = (
   return out;
 };
 
+/**
+ * The compiled handlers, by the Effect their route runs: {@link addHttpApi} rebuilds one with the
+ * API's services added to the group's, so that a request adds both in one step.
+ */
+const withServices = new WeakMap<object, (services: Context.Context<never>) => AnyEffect>();
+/** The group's services of each compiled handler. */
+const groupServicesOf = new WeakMap<object, Context.Context<never>>();
+
+/** One decoding step of a request: the member of the handler's request it fills, and how. */
+interface Step {
+  readonly key: string;
+  readonly decode: (
+    httpRequest: HttpServerRequest.HttpServerRequest,
+    context: Context.Context<never>,
+  ) => AnyEffect;
+}
+
 /** The route of one handled endpoint: the stock route's steps, with the Schemas compiled once. */
 const compile = (
   item: Item,
   services: Context.Context<never>,
 ): HttpRouter.Route<unknown, unknown> => {
   const endpoint = item.endpoint;
+  const steps: Array<Step> = [];
+  if (endpoint.pathSchema._tag === "Some") {
+    const decode = Schema.decodeUnknown(endpoint.pathSchema.value);
+    steps.push({
+      key: "path",
+      decode: (_, context) => decode(Context.unsafeGet(context, HttpRouter.RouteContext).params),
+    });
+  }
   const payload = endpoint.payloadSchema;
-  const multipartLimits =
-    payload._tag === "Some" ? HttpApiSchema.getMultipart(payload.value.ast) : undefined;
-  const decodePath =
-    endpoint.pathSchema._tag === "Some"
-      ? Schema.decodeUnknown(endpoint.pathSchema.value)
-      : undefined;
-  const decodePayload = payload._tag === "Some" ? Schema.decodeUnknown(payload.value) : undefined;
-  const decodeHeaders =
-    endpoint.headersSchema._tag === "Some"
-      ? Schema.decodeUnknown(endpoint.headersSchema.value)
-      : undefined;
-  const urlParamsSchema =
-    endpoint.urlParamsSchema._tag === "Some" ? endpoint.urlParamsSchema.value : undefined;
-  const decodeUrlParams = urlParamsSchema && Schema.decodeUnknown(urlParamsSchema);
-  const success = singleSuccess(endpoint) as Schema.Schema.Any;
-  const encodeSuccess = Schema.encode(success as Schema.Schema<unknown, unknown>);
+  if (payload._tag === "Some") {
+    const decode = Schema.decodeUnknown(payload.value);
+    const limits = HttpApiSchema.getMultipart(payload.value.ast);
+    steps.push({
+      key: "payload",
+      decode: (httpRequest, context) =>
+        Effect.flatMap(
+          requestPayload(
+            httpRequest,
+            Context.unsafeGet(context, HttpServerRequest.ParsedSearchParams),
+            limits,
+          ),
+          decode,
+        ),
+    });
+  }
+  if (endpoint.headersSchema._tag === "Some") {
+    const decode = Schema.decodeUnknown(endpoint.headersSchema.value);
+    steps.push({ key: "headers", decode: (httpRequest) => decode(httpRequest.headers) });
+  }
+  if (endpoint.urlParamsSchema._tag === "Some") {
+    const schema = endpoint.urlParamsSchema.value;
+    const decode = Schema.decodeUnknown(schema);
+    steps.push({
+      key: "urlParams",
+      decode: (_, context) =>
+        decode(
+          normalizeUrlParams(
+            Context.unsafeGet(context, HttpServerRequest.ParsedSearchParams),
+            schema.ast,
+          ),
+        ),
+    });
+  }
+  const success = singleSuccess(endpoint) as Schema.Schema<unknown, unknown>;
+  const encodeSuccess = Schema.encode(success);
   const respond = successResponder(success);
-  const enter = addServices(services);
-  const handle = (request: Record<string, unknown>) =>
-    Effect.flatMap(item.handler(request), (value) =>
-      HttpServerResponse.isServerResponse(value)
-        ? Effect.succeed(value)
-        : Effect.flatMap(encodeSuccess(value), respond),
-    );
-  const run = Effect.gen(function* () {
-    yield* enter;
-    const context = yield* Effect.context<never>();
+  const answer = (value: unknown) =>
+    HttpServerResponse.isServerResponse(value)
+      ? Effect.succeed(value)
+      : Effect.flatMap(encodeSuccess(value), respond);
+  // The decoded members one step each, then the handler and its encoded success.
+  const requestSteps = Effect.withFiberRuntime<unknown, unknown, unknown>((fiber) => {
+    const context = fiber.currentContext;
     const httpRequest = Context.unsafeGet(context, HttpServerRequest.HttpServerRequest);
     const request: Record<string, unknown> = { request: httpRequest };
-    if (decodePath !== undefined) {
-      const routeContext = Context.unsafeGet(context, HttpRouter.RouteContext);
-      request.path = yield* decodePath(routeContext.params);
-    }
-    if (decodePayload !== undefined) {
-      const urlParams = Context.unsafeGet(context, HttpServerRequest.ParsedSearchParams);
-      request.payload = yield* Effect.flatMap(
-        requestPayload(httpRequest, urlParams, multipartLimits),
-        decodePayload,
-      );
-    }
-    if (decodeHeaders !== undefined) request.headers = yield* decodeHeaders(httpRequest.headers);
-    if (decodeUrlParams !== undefined && urlParamsSchema !== undefined) {
-      const urlParams = Context.unsafeGet(context, HttpServerRequest.ParsedSearchParams);
-      request.urlParams = yield* decodeUrlParams(
-        normalizeUrlParams(urlParams, urlParamsSchema.ast),
-      );
-    }
-    return (yield* handle(request)) as Response;
-  }).pipe(Effect.catchIf(ParseResult.isParseError, HttpApiDecodeError.refailParseError));
+    let index = 0;
+    const next = (): AnyEffect => {
+      if (index === steps.length) return Effect.flatMap(item.handler(request), answer);
+      const step = steps[index++] as Step;
+      return Effect.flatMap(step.decode(httpRequest, context), (value) => {
+        request[step.key] = value;
+        return next();
+      });
+    };
+    return next();
+  });
+  const runWith = (all: Context.Context<never>): AnyEffect =>
+    Effect.zipRight(addServices(all), requestSteps).pipe(
+      Effect.catchIf(ParseResult.isParseError, HttpApiDecodeError.refailParseError),
+    );
+  const run = runWith(services);
+  withServices.set(run, runWith);
+  groupServicesOf.set(run, services);
   return HttpRouter.makeRoute(endpoint.method, endpoint.path, run as Effect.Effect<Response>, {
     uninterruptible: item.uninterruptible,
   });
@@ -367,7 +412,15 @@ export const addHttpApi: typeof HttpLayerRouter.addHttpApi = ((
           addedRoutes.set(router, added);
         }
         const apiMiddleware = yield* HttpApiBuilder.buildMiddleware(api);
-        const enter = addServices(yield* Effect.context<never>());
+        const services = yield* Effect.context<never>();
+        const enter = addServices(services);
+        /** A compiled handler adds the group's and the API's services in one step (the API's win, as with the two stock merges). */
+        const handlerOf = (route: HttpRouter.Route<unknown, unknown>): AnyEffect => {
+          const runWith = withServices.get(route.handler);
+          if (runWith === undefined) return Effect.zipRight(enter, route.handler);
+          const groupServices = groupServicesOf.get(route.handler) as Context.Context<never>;
+          return runWith(Context.merge(groupServices, services));
+        };
         const endpoints = new Set<string>();
         for (const apiGroup of Object.values(api.groups)) {
           for (const endpoint of Object.values(
@@ -384,7 +437,7 @@ export const addHttpApi: typeof HttpLayerRouter.addHttpApi = ((
             HttpLayerRouter.route(
               route.method as Parameters<typeof HttpLayerRouter.route>[0],
               route.path,
-              apiMiddleware(Effect.zipRight(enter, route.handler) as Effect.Effect<Response>),
+              apiMiddleware(handlerOf(route) as Effect.Effect<Response>),
               { uninterruptible: route.uninterruptible },
             ),
           );
