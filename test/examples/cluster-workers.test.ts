@@ -50,12 +50,21 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, ms =
 };
 
 /** The worker that answered `/health` (`worker-<pid>`), on a new connection each time. */
-const answeredBy = async (): Promise<string | null> => {
-  const response = await fetch(`${base}/health`, { headers: { connection: "close" } });
-  await response.arrayBuffer();
-  expect(response.status).toBe(200);
-  return response.headers.get("x-strata-instance");
-};
+const answeredBy = (): Promise<string | null> =>
+  // node:http on a connection of its own (not fetch's pool): every outcome settles, a reset too.
+  new Promise((resolve, reject) => {
+    const request = httpGet(`${base}/health`, { agent: false }, (response) => {
+      response.resume();
+      response.on("end", () =>
+        response.statusCode === 200
+          ? resolve((response.headers["x-strata-instance"] as string | undefined) ?? null)
+          : reject(new Error(`/health answered ${response.statusCode}`)),
+      );
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.setTimeout(10_000, () => request.destroy(new Error("/health: no answer in 10 s")));
+  });
 
 /** The pids of the workers that answer `count` requests, sorted. */
 const responders = async (count = 20) =>
@@ -72,15 +81,22 @@ const agent = new Agent({ keepAlive: true, maxSockets: 10 });
  */
 const get = (url: string, fresh = false) =>
   new Promise<{ status?: number; error?: string; reused: boolean }>((resolve) => {
+    // Every outcome resolves once (later events are no-ops): an answer, an error of the request
+    // or of its response, or a close with neither.
+    const failed = (error: NodeJS.ErrnoException) =>
+      resolve({ error: error.code ?? error.message, reused: request.reusedSocket });
     const request = httpGet(url, { agent: fresh ? false : agent }, (response) => {
       response.resume();
-      response.once("end", () => resolve({ status: response.statusCode, reused: false }));
-      response.once("error", (error: NodeJS.ErrnoException) =>
-        resolve({ error: error.code ?? error.message, reused: request.reusedSocket }),
-      );
+      response.on("end", () => resolve({ status: response.statusCode, reused: false }));
+      response.on("error", failed);
+      response.on("close", () => resolve({ error: "closed", reused: request.reusedSocket }));
     });
-    request.once("error", (error: NodeJS.ErrnoException) =>
-      resolve({ error: error.code ?? error.message, reused: request.reusedSocket }),
+    request.on("error", failed);
+    request.on("close", () => resolve({ error: "closed", reused: request.reusedSocket }));
+    // A connection the primary handed to a draining worker can also go unanswered (the known
+    // defect below): it ends as a reset after 5 s instead of holding the test.
+    request.setTimeout(5_000, () =>
+      request.destroy(Object.assign(new Error("no answer in 5 s"), { code: "ECONNRESET" })),
     );
   });
 
