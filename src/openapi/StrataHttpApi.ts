@@ -223,11 +223,10 @@ const normalizeUrlParams = (
 
 /**
  * The compiled handlers, by the Effect their route runs: {@link addHttpApi} rebuilds one with the
- * API's services added to the group's, so that a request adds both in one step.
+ * API's services added to the group's (the API's win, as with the two stock merges), so that a
+ * request adds both in one step.
  */
-const withServices = new WeakMap<object, (services: Context.Context<never>) => AnyEffect>();
-/** The group's services of each compiled handler. */
-const groupServicesOf = new WeakMap<object, Context.Context<never>>();
+const withApiServices = new WeakMap<object, (api: Context.Context<never>) => AnyEffect>();
 
 /** One decoding step of a request: the member of the handler's request it fills, and how. */
 interface Step {
@@ -315,8 +314,7 @@ const compile = (
       Effect.catchIf(ParseResult.isParseError, HttpApiDecodeError.refailParseError),
     );
   const run = runWith(services);
-  withServices.set(run, runWith);
-  groupServicesOf.set(run, services);
+  withApiServices.set(run, (api) => runWith(Context.merge(services, api)));
   return HttpRouter.makeRoute(endpoint.method, endpoint.path, run as Effect.Effect<Response>, {
     uninterruptible: item.uninterruptible,
   });
@@ -414,12 +412,10 @@ export const addHttpApi: typeof HttpLayerRouter.addHttpApi = ((
         const apiMiddleware = yield* HttpApiBuilder.buildMiddleware(api);
         const services = yield* Effect.context<never>();
         const enter = addServices(services);
-        /** A compiled handler adds the group's and the API's services in one step (the API's win, as with the two stock merges). */
+        /** A compiled handler adds the group's and the API's services in one step. */
         const handlerOf = (route: HttpRouter.Route<unknown, unknown>): AnyEffect => {
-          const runWith = withServices.get(route.handler);
-          if (runWith === undefined) return Effect.zipRight(enter, route.handler);
-          const groupServices = groupServicesOf.get(route.handler) as Context.Context<never>;
-          return runWith(Context.merge(groupServices, services));
+          const rebuild = withApiServices.get(route.handler);
+          return rebuild === undefined ? Effect.zipRight(enter, route.handler) : rebuild(services);
         };
         const endpoints = new Set<string>();
         for (const apiGroup of Object.values(api.groups)) {
