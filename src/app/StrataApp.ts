@@ -224,7 +224,12 @@ export class StrataApp {
     // `serve(app).pipe(Layer.provideMerge(layerNode(...)))`, the app being the second stage of
     // its Layer, run as Effects: the Layers would cost ~7 ms of CPU at startup.
     const launch = Effect.flatMap(
-      NodeServer.make({ port, host, shutdownTimeout: options.shutdown?.timeout }),
+      NodeServer.make({
+        port,
+        host,
+        shutdownTimeout: options.shutdown?.timeout,
+        allocationSitePretenuring: options.allocationSitePretenuring,
+      }),
       (server) =>
         serveApp(mountContext(prepared, options, this.parts), {
           routerConfig: options.routerConfig,

@@ -50,6 +50,12 @@ export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   readonly openapi?: OpenApiOptions;
   /** A path prefix for every controller route (NestJS's `app.setGlobalPrefix`). */
   readonly globalPrefix?: GlobalPrefixOptions;
+  /**
+   * Keep V8's allocation-site pretenuring (default `false`: `listen` turns it off for the
+   * process when it starts, unless node's own flags say otherwise). See the performance guide,
+   * "Garbage collection".
+   */
+  readonly allocationSitePretenuring?: boolean;
 }
 
 /**

@@ -23,6 +23,7 @@ import type { FoundRoute } from "./FastRouter.js";
 import { entriesOf, mapOf } from "./MapCopies.js";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
 import { NodeServerRequest } from "./NodeServerRequest.js";
+import { disablePretenuring } from "./Pretenuring.js";
 import {
   childRuntime,
   type FiberRuntimeClass,
@@ -57,6 +58,12 @@ export interface NodeServerOptions {
   readonly shutdownTimeout?: number;
   /** Marked shutting down when the stop begins; its handlers run once the drain is over. */
   readonly shutdown?: ShutdownHooks;
+  /**
+   * Keep V8's allocation-site pretenuring (default `false`: the server turns it off for the
+   * process when it starts, unless node's own flags say otherwise). See the performance guide,
+   * "Garbage collection".
+   */
+  readonly allocationSitePretenuring?: boolean;
 }
 
 /** The default deadline for in-flight requests at shutdown: 10 000 ms. @since 0.1.0 @category server */
@@ -457,6 +464,7 @@ export const make = (
   options: NodeServerOptions,
 ): Effect.Effect<HttpServer.HttpServer, HttpServerError.ServeError, Scope.Scope> =>
   Effect.gen(function* () {
+    if (options.allocationSitePretenuring !== true) disablePretenuring();
     const stop = makeDrain(options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
     const { server, tracker } = stop;
     const shutdown = options.shutdown;

@@ -8,8 +8,10 @@ import * as FiberRefs from "effect/FiberRefs";
 import { identity } from "effect/Function";
 import * as Runtime from "effect/Runtime";
 import * as RuntimeFlags from "effect/RuntimeFlags";
+import * as Scheduler from "effect/Scheduler";
 import * as Supervisor from "effect/Supervisor";
 import { entriesOf, mapOf } from "./MapCopies.js";
+import { requestScheduler } from "./RequestScheduler.js";
 
 /**
  * The runtime flags of request fibers: the app runtime's, without Effect's built-in fiber
@@ -26,13 +28,23 @@ export const requestFlags = (
 /**
  * The fiber refs request fibers start from: the app runtime's, without the two that every fork
  * sets anew (its context, and its flags, which the fiber keeps in a field of its own and
- * records in its refs whenever they are read).
+ * records in its refs whenever they are read), on Strata's request scheduler unless the app
+ * chose a scheduler of its own.
  */
-const requestFiberRefs = (runtime: Runtime.Runtime<never>): FiberRefs.FiberRefs =>
-  FiberRefs.delete(
+const requestFiberRefs = (runtime: Runtime.Runtime<never>): FiberRefs.FiberRefs => {
+  const refs = FiberRefs.delete(
     FiberRefs.delete(runtime.fiberRefs, FiberRef.currentContext),
     FiberRef.currentRuntimeFlags,
   );
+  // Effect's default scheduler gives way to Strata's (see `requestScheduler`); an app's own stays.
+  return FiberRefs.getOrDefault(refs, FiberRef.currentScheduler) === Scheduler.defaultScheduler
+    ? FiberRefs.updateAs(refs, {
+        fiberId: FiberId.none,
+        fiberRef: FiberRef.currentScheduler,
+        value: requestScheduler,
+      })
+    : refs;
+};
 
 /** Starts a request fiber on `context`. */
 export type RequestFork = (

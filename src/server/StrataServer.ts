@@ -80,6 +80,12 @@ export interface ListenOptions {
    * drain is over. (`StrataApp` does this with its own manager.)
    */
   readonly shutdown?: ShutdownManager;
+  /**
+   * Keep V8's allocation-site pretenuring (default `false`: the server turns it off for the
+   * process when it starts, unless node's own flags say otherwise). See the performance guide,
+   * "Garbage collection".
+   */
+  readonly allocationSitePretenuring?: boolean;
 }
 
 /**

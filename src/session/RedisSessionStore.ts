@@ -19,6 +19,7 @@ import * as Option from "effect/Option";
 import type { Redis, RedisOptions } from "ioredis";
 import { randomToken } from "../crypto/SecureRandom.js";
 import type { StartupError } from "../di/StartupError.js";
+import { makeBatchedGet } from "../redis/BatchedGet.js";
 import { scopedRedisClient } from "../redis/RedisClient.js";
 import {
   isSessionRecord,
@@ -32,7 +33,8 @@ import {
 /**
  * Options of {@link layer}: ioredis options (`host`, `port`, `password`, `db`, `tls`, ...), with
  * defaults suited to a store on the request path: `keyPrefix` `strata:session:`, auto-pipelining
- * (the session reads of concurrent requests go to Redis in one write), no offline queue (a
+ * (the writes of concurrent requests go to Redis in one write; their session reads are gathered
+ * per event-loop turn into one `MGET` in any case), no offline queue (a
  * command fails at once while Redis is unreachable), `commandTimeout` 500 ms, `connectTimeout`
  * 2 000 ms, reconnection forever with a backoff up to 2 s.
  *
@@ -146,6 +148,9 @@ export const layer = (
       const ttl = (expiresAt: number, now: number) => Math.max(1, Math.ceil(expiresAt - now));
       const run = <A>(command: string, call: () => Promise<A>) =>
         Effect.tryPromise({ try: call, catch: storeError(command) });
+      // The session reads of the requests of one event-loop turn go out as one MGET.
+      const get = makeBatchedGet(redis);
+      const loadFailed = storeError("load");
       return SessionStore.of({
         create: Effect.fn("RedisSessionStore.create")(function* (record, expiresAt) {
           const id = yield* randomToken(32);
@@ -168,9 +173,8 @@ export const layer = (
         load: (cookieValue) =>
           // Anything that is not an id this store made is unknown, without asking Redis.
           SESSION_ID.test(cookieValue)
-            ? Effect.map(
-                run("load", () => redis.get(`s:${cookieValue}`)),
-                (json) => (json === null ? Option.none() : parse(json)),
+            ? Effect.map(get(`s:${cookieValue}`, loadFailed), (json) =>
+                json === null ? Option.none() : parse(json),
               )
             : Effect.succeedNone,
         update: (cookieValue, record, expiresAt) =>
