@@ -1,7 +1,9 @@
 // The Redis session store against the real redis-server of the test run (see
 // test/support/globalSetup.ts): the session contract through the real routes, what Redis holds,
-// two app instances sharing one Redis, and Redis down.
-import { randomUUID } from "node:crypto";
+// requests arriving together (their reads in one MGET), two app instances sharing one Redis, and
+// Redis down.
+import { randomBytes, randomUUID } from "node:crypto";
+import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import { Redis } from "ioredis";
@@ -47,6 +49,83 @@ sessionStoreContract("RedisSessionStore", {
 
 const http = (jar: CookieJar, method: string, path: string) =>
   Effect.promise(() => jar.fetch(method, path));
+
+/** A response read off a raw connection: its status and its JSON body. */
+interface RawResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** A keep-alive HTTP/1.1 connection, one request at a time, responses framed by Content-Length. */
+interface RawConnection {
+  readonly send: (path: string, cookie?: string) => Promise<RawResponse>;
+  readonly close: () => void;
+}
+
+/** Opens a {@link RawConnection} to `url`'s host and port. */
+const rawConnection = (url: string) =>
+  new Promise<RawConnection>((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    let buffered = Buffer.alloc(0);
+    let waiting: { resolve: (response: RawResponse) => void; reject: (e: Error) => void } | null =
+      null;
+    const settle = (outcome: RawResponse | Error) => {
+      const current = waiting;
+      waiting = null;
+      if (outcome instanceof Error) current?.reject(outcome);
+      else current?.resolve(outcome);
+    };
+    const socket: Socket = connect({ host: hostname, port: Number(port) }, () =>
+      resolve({
+        send: (path, cookie) =>
+          new Promise<RawResponse>((resolve, reject) => {
+            waiting = { resolve, reject };
+            const cookieLine = cookie === undefined ? "" : `Cookie: ${COOKIE}=${cookie}\r\n`;
+            socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${cookieLine}\r\n`);
+          }),
+        close: () => socket.destroy(),
+      }),
+    );
+    socket.once("error", (error) => {
+      reject(error);
+      settle(error);
+    });
+    socket.once("close", () => settle(new Error("connection closed before the response")));
+    socket.on("data", (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const end = buffered.indexOf("\r\n\r\n");
+      if (end === -1) return;
+      const head = buffered.subarray(0, end).toString("latin1");
+      const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
+      if (length === undefined) return settle(new Error(`no Content-Length: ${head}`));
+      const bodyEnd = end + 4 + Number(length);
+      if (buffered.length < bodyEnd) return;
+      const body = buffered.subarray(end + 4, bodyEnd).toString("utf8");
+      buffered = buffered.subarray(bodyEnd);
+      settle({ status: Number(head.split(" ")[1]), body: JSON.parse(body) });
+    });
+  });
+
+/**
+ * `GET path` with each of `cookies` on a keep-alive connection of its own, the requests written
+ * together once the server has answered one request on every connection (it accepts new
+ * connections one turn of its event loop at a time), so that it reads them in one turn.
+ */
+const burst = (url: string, path: string, cookies: ReadonlyArray<string>) =>
+  Effect.acquireUseRelease(
+    Effect.promise(() => Promise.all(cookies.map(() => rawConnection(url)))),
+    (connections) =>
+      Effect.promise(async () => {
+        for (const warmUp of await Promise.all(connections.map((c) => c.send("/open")))) {
+          expect(warmUp.status).toBe(200);
+        }
+        return Promise.all(connections.map((connection, i) => connection.send(path, cookies[i])));
+      }),
+    (connections) =>
+      Effect.sync(() => {
+        for (const connection of connections) connection.close();
+      }),
+  );
 
 describe("RedisSessionStore", () => {
   it.scopedLive(
@@ -95,6 +174,65 @@ describe("RedisSessionStore", () => {
         expect((yield* http(onSecond, "GET", "/me")).body).toEqual(userOf("alice"));
         yield* http(onSecond, "POST", "/everywhere/alice");
         expect((yield* http(jar, "GET", "/me")).status).toBe(401);
+      }),
+  );
+
+  it.scopedLive(
+    "20 requests with session cookies arriving together: each answered with its own session, or 401; their reads sent as MGETs",
+    () =>
+      Effect.gen(function* () {
+        const keyPrefix = freshPrefix();
+        const app = yield* startSessionApp(
+          RedisSessionStore.layer({ host: "127.0.0.1", port: sharedRedisPort(), keyPrefix }),
+        );
+        const users = Array.from({ length: 10 }, (_, i) => `user-${i}`);
+        const valid: Array<string> = [];
+        for (const user of users) {
+          const jar = new CookieJar(app.url);
+          yield* http(jar, "POST", `/login/${user}`);
+          valid.push(jar.get(COOKIE) as string);
+        }
+        // Well-formed ids this store never made: asked of Redis, which has none.
+        const unknown = users.map(() => randomBytes(32).toString("base64url"));
+        // Interleaved: a valid session, an unknown one, ...
+        const cookies = valid.flatMap((id, i) => [id, unknown[i]]);
+
+        // What Redis is asked under this test's prefix.
+        const monitor = yield* Effect.acquireRelease(
+          Effect.promise(() => rawRedis().monitor()),
+          (client) => Effect.sync(() => client.disconnect()),
+        );
+        const commands: Array<ReadonlyArray<string>> = [];
+        monitor.on("monitor", (_time: string, args: ReadonlyArray<string>) => {
+          if (args.some((arg) => arg.startsWith(keyPrefix))) commands.push(args);
+        });
+
+        const responses = yield* burst(app.url, "/me", cookies);
+        expect(responses).toEqual(
+          cookies.map((_, i) =>
+            i % 2 === 0
+              ? { status: 200, body: userOf(users[i / 2]) }
+              : { status: 401, body: UNAUTHORIZED },
+          ),
+        );
+
+        // Every session read went out in one MGET (none as a GET of its own): the server read
+        // the 20 requests in one turn of its event loop.
+        const loadKey = (id: string) => `${keyPrefix}s:${id}`;
+        const wanted = cookies.map(loadKey).sort();
+        const deadline = Date.now() + 2_000;
+        const mgets = () => commands.filter(([name]) => name.toLowerCase() === "mget");
+        while (mgets().flatMap(([, ...keys]) => keys).length < wanted.length) {
+          if (Date.now() > deadline) break;
+          yield* Effect.sleep("20 millis");
+        }
+        expect(
+          mgets()
+            .flatMap(([, ...keys]) => keys)
+            .sort(),
+        ).toEqual(wanted);
+        expect(mgets()).toHaveLength(1);
+        expect(commands.filter(([name]) => name.toLowerCase() === "get")).toEqual([]);
       }),
   );
 
