@@ -54,7 +54,7 @@ class MemorySocket extends Duplex {
 }
 
 const HEADERS = { host: "127.0.0.1", "user-agent": "cpu-probe", accept: "*/*" };
-const RAW_HEADERS = Object.entries(HEADERS).flat();
+let RAW_HEADERS = Object.entries(HEADERS).flat();
 
 /** One GET of `path`, answered by `server`; resolves with its socket once the answer is sent. */
 const request = (path, record) =>
@@ -100,6 +100,15 @@ const deadline = Date.now() + 30_000;
 while (server === undefined || server.listenerCount("request") === 0) {
   if (Date.now() > deadline) throw new Error("no node:http server with a request listener");
   await new Promise((r) => setTimeout(r, 10));
+}
+
+// PROBE_LOGIN=<path>: GET it first and send the cookie it sets with every request after.
+if (process.env.PROBE_LOGIN) {
+  const raw = Buffer.concat((await request(process.env.PROBE_LOGIN, true)).written).toString("latin1");
+  const cookie = /^set-cookie:\s*([^;\r\n]*)/im.exec(raw)?.[1];
+  if (cookie === undefined) throw new Error(`${process.env.PROBE_LOGIN} set no cookie`);
+  HEADERS.cookie = cookie;
+  RAW_HEADERS = Object.entries(HEADERS).flat();
 }
 
 for (const path of paths) {

@@ -21,5 +21,6 @@ export * as NodeServer from "./NodeServer.js";
 export { RequestDeadline } from "./RequestDeadline.js";
 export { childRuntime } from "./RequestFibers.js";
 export { addDefaultHeaders, setResponseHeaders } from "./ResponseHeaders.js";
+export { recordRouteServices } from "./RouteServices.js";
 export type { ServeOptions } from "./ServeOptions.js";
 export { makeRouter, serveRouter } from "./ServeRouter.js";

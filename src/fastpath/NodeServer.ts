@@ -32,6 +32,7 @@ import {
   requestFlags,
 } from "./RequestFibers.js";
 import { closeRequestScope, makeRequestScopes } from "./RequestScope.js";
+import { routeServicesOf } from "./RouteServices.js";
 
 /**
  * What the server tells of its stop: marked shutting down when the stop begins, run once the
@@ -70,6 +71,12 @@ export interface NodeServerOptions {
 const DEFAULT_SHUTDOWN_TIMEOUT = 10_000;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** What the fast path runs for a route: its program, and the services its requests start with. */
+interface RouteProgram {
+  readonly effect: Effect.Effect<void>;
+  readonly services: ReadonlyArray<readonly [string, unknown]>;
+}
 
 type RequestFiber = Fiber.RuntimeFiber<unknown, unknown>;
 
@@ -151,7 +158,7 @@ const fastHandler = (
     requestFlags(runtime.runtimeFlags, fast.fiberMetrics),
     fiberClass,
   );
-  const programs = new WeakMap<FoundRoute["handler"], Effect.Effect<void>>();
+  const programs = new WeakMap<FoundRoute["handler"], RouteProgram>();
   // The request from the fiber's context, the platform's pre-response handlers (their failures
   // answered like the handler's), the write, then the request scope closed (at once when
   // nothing was added to it). An interruption or defect before that closes it from outside
@@ -197,11 +204,21 @@ const fastHandler = (
       onFailure: recover,
       onSuccess: respond,
     }) as Effect.Effect<void>;
-  const programOf = (route: FoundRoute["handler"]) => {
+  const baseKeys = new Set(base.map(([key]) => key));
+  /** A route's program, and the services it adds to its requests' context (see `RouteServices`). */
+  const programOf = (route: FoundRoute["handler"]): RouteProgram => {
     let program = programs.get(route);
     if (program === undefined) {
-      const handler = route.uninterruptible ? Effect.uninterruptible(route.handler) : route.handler;
-      program = complete(fast.wrap(handler));
+      const added = routeServicesOf(route.handler);
+      const routeHandler = (added?.handler ?? route.handler) as typeof route.handler;
+      const handler = route.uninterruptible ? Effect.uninterruptible(routeHandler) : routeHandler;
+      program = {
+        effect: complete(fast.wrap(handler)),
+        services:
+          added === undefined
+            ? []
+            : [...added.services.unsafeMap].filter(([key]) => !baseKeys.has(key)),
+      };
       programs.set(route, program);
     }
     return program;
@@ -256,7 +273,12 @@ const fastHandler = (
       return;
     }
     const route = found.handler;
+    const program = programOf(route);
     const map = mapOf(base);
+    for (let i = 0; i < program.services.length; i++) {
+      const entry = program.services[i] as readonly [string, unknown];
+      map.set(entry[0], entry[1]);
+    }
     map.set(
       HttpServerRequest.HttpServerRequest.key,
       route.prefix._tag === "Some"
@@ -269,7 +291,7 @@ const fastHandler = (
       route,
       params: found.params,
     });
-    run(map, request, programOf(route));
+    run(map, request, program.effect);
   };
 };
 

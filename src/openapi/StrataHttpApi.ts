@@ -35,6 +35,8 @@ import * as ParseResult from "effect/ParseResult";
 import { pipeArguments } from "effect/Pipeable";
 import * as Schema from "effect/Schema";
 import type * as AST from "effect/SchemaAST";
+import { recordRouteServices } from "../fastpath/FastPath.js";
+import { stringResponse } from "../http/TextResponse.js";
 
 type AnyEffect = Effect.Effect<unknown, unknown, unknown>;
 type Response = HttpServerResponse.HttpServerResponse;
@@ -137,7 +139,13 @@ const successResponder = (schema: Schema.Schema.Any): ((encoded: unknown) => Any
       // is the same 400 `HttpApiDecodeError`.
       return (data) => {
         try {
-          return Effect.succeed(HttpServerResponse.unsafeJson(data, options));
+          // The body stays a string until the socket write (no `TextEncoder` pass).
+          const body = JSON.stringify(data);
+          return Effect.succeed(
+            body === undefined
+              ? HttpServerResponse.unsafeJson(data, options)
+              : stringResponse(body, encoding.contentType, status),
+          );
         } catch (error) {
           return Effect.fail(
             new ParseResult.ParseError({
@@ -221,12 +229,18 @@ const normalizeUrlParams = (
   return out;
 };
 
+/** A compiled handler: the group's services, and its steps without the one that adds them. */
+interface Compiled {
+  readonly services: Context.Context<never>;
+  readonly steps: AnyEffect;
+}
+
 /**
  * The compiled handlers, by the Effect their route runs: {@link addHttpApi} rebuilds one with the
  * API's services added to the group's (the API's win, as with the two stock merges), so that a
- * request adds both in one step.
+ * request adds both in one step, and tells the fast path so that it adds them itself.
  */
-const withApiServices = new WeakMap<object, (api: Context.Context<never>) => AnyEffect>();
+const compiledHandlers = new WeakMap<object, Compiled>();
 
 /** One decoding step of a request: the member of the handler's request it fills, and how. */
 interface Step {
@@ -309,12 +323,13 @@ const compile = (
     };
     return next();
   });
-  const runWith = (all: Context.Context<never>): AnyEffect =>
-    Effect.zipRight(addServices(all), requestSteps).pipe(
-      Effect.catchIf(ParseResult.isParseError, HttpApiDecodeError.refailParseError),
-    );
-  const run = runWith(services);
-  withApiServices.set(run, (api) => runWith(Context.merge(services, api)));
+  const decodedSteps = Effect.catchIf(
+    requestSteps,
+    ParseResult.isParseError,
+    HttpApiDecodeError.refailParseError,
+  );
+  const run = Effect.zipRight(addServices(services), decodedSteps);
+  compiledHandlers.set(run, { services, steps: decodedSteps });
   return HttpRouter.makeRoute(endpoint.method, endpoint.path, run as Effect.Effect<Response>, {
     uninterruptible: item.uninterruptible,
   });
@@ -412,10 +427,23 @@ export const addHttpApi: typeof HttpLayerRouter.addHttpApi = ((
         const apiMiddleware = yield* HttpApiBuilder.buildMiddleware(api);
         const services = yield* Effect.context<never>();
         const enter = addServices(services);
-        /** A compiled handler adds the group's and the API's services in one step. */
+        /**
+         * A compiled handler adds the group's and the API's services in one step (on Strata's
+         * fast path none: the server puts them in the request's context).
+         */
         const handlerOf = (route: HttpRouter.Route<unknown, unknown>): AnyEffect => {
-          const rebuild = withApiServices.get(route.handler);
-          return rebuild === undefined ? Effect.zipRight(enter, route.handler) : rebuild(services);
+          const compiled = compiledHandlers.get(route.handler);
+          if (compiled === undefined)
+            return apiMiddleware(Effect.zipRight(enter, route.handler) as Effect.Effect<Response>);
+          const all = Context.merge(compiled.services, services);
+          const handler = apiMiddleware(
+            Effect.zipRight(addServices(all), compiled.steps) as Effect.Effect<Response>,
+          );
+          recordRouteServices(handler, {
+            services: all,
+            handler: apiMiddleware(compiled.steps as Effect.Effect<Response>),
+          });
+          return handler;
         };
         const endpoints = new Set<string>();
         for (const apiGroup of Object.values(api.groups)) {
@@ -433,7 +461,7 @@ export const addHttpApi: typeof HttpLayerRouter.addHttpApi = ((
             HttpLayerRouter.route(
               route.method as Parameters<typeof HttpLayerRouter.route>[0],
               route.path,
-              apiMiddleware(handlerOf(route) as Effect.Effect<Response>),
+              handlerOf(route) as Effect.Effect<Response>,
               { uninterruptible: route.uninterruptible },
             ),
           );

@@ -195,6 +195,7 @@ export const layer = (
       return SessionStore.of({
         create: (record) => seal(record, generationOf(record.userId)),
         load: (cookieValue) => Effect.sync(() => open(cookieValue)?.found ?? Option.none()),
+        loadNow: (cookieValue) => open(cookieValue)?.found ?? Option.none(),
         update: (cookieValue, record) =>
           Effect.suspend(() => {
             // The generation the cookie was made with: a session ended meanwhile stays ended.

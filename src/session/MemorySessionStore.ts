@@ -83,6 +83,7 @@ export const layer = (options: MemorySessionStoreOptions = {}): Layer.Layer<Sess
           Clock.clockWith((clock) =>
             Effect.succeed(Option.fromNullable(live(cookieValue, clock.unsafeCurrentTimeMillis()))),
           ),
+        loadNow: (cookieValue, now) => Option.fromNullable(live(cookieValue, now)),
         update: (cookieValue, record, expiresAt) =>
           Clock.clockWith((clock) => {
             if (live(cookieValue, clock.unsafeCurrentTimeMillis()) === undefined) {

@@ -7,6 +7,8 @@ import * as Effect from "effect/Effect";
 import type { ServiceUnavailableError, UnauthorizedError } from "../http/HttpError.js";
 import type { CanActivate } from "../pipeline/CanActivate.js";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
+import { hasSessionNow } from "./internal/SessionNow.js";
+import type { SessionApi } from "./SessionApi.js";
 import { onRequest, type SessionService } from "./SessionService.js";
 
 /**
@@ -36,7 +38,10 @@ export class SessionGuard implements CanActivate {
 
   canActivate(
     context: ExecutionContext,
-  ): Effect.Effect<boolean, UnauthorizedError | ServiceUnavailableError> {
-    return Effect.as(onRequest(this.sessions.session.require, context), true);
+  ): true | Effect.Effect<boolean, UnauthorizedError | ServiceUnavailableError> {
+    // A valid session known at once (a sealed cookie, a memory session) passes without a step.
+    return hasSessionNow(this.sessions.session as SessionApi<unknown>, context.req)
+      ? true
+      : Effect.as(onRequest(this.sessions.session.require, context), true);
   }
 }

@@ -64,6 +64,12 @@ export interface SessionStoreService {
     cookieValue: string,
   ) => Effect.Effect<Option.Option<SessionRecord>, SessionStoreError>;
   /**
+   * Optional: what `load` would answer, given at once by a store that needs no I/O for it (the
+   * sealed-cookie and memory stores), `now` being the fiber's clock time; `undefined` to have
+   * `load` asked. It lets a request with a valid session pass `SessionGuard` without a step.
+   */
+  readonly loadNow?: (cookieValue: string, now: number) => Option.Option<SessionRecord> | undefined;
+  /**
    * Writes back a session that still exists, to be kept until `expiresAt`; the cookie value
    * that now stands for it (a sealed cookie changes, an id does not), `None` when it has ended
    * meanwhile (an ended session is never brought back).

@@ -6,6 +6,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
 import * as Schema from "effect/Schema";
@@ -15,6 +16,7 @@ import type { CookieWrite, SessionCookie } from "../SessionCookie.js";
 import type { SessionConfig } from "../SessionOptions.js";
 import type { SessionRecord, SessionStoreError, SessionStoreService } from "../SessionStore.js";
 import { CookieSink, type PendingCookie } from "./CookieSink.js";
+import { fiberNow, recordReadNow } from "./SessionNow.js";
 
 /** One request's session, as loaded and as changed; the cookie write its response gets. */
 class RequestState<A> implements PendingCookie {
@@ -221,12 +223,53 @@ export const makeSession = <A, I>(
       state.write = set(value, record, now);
     });
 
+  /**
+   * The request's session without a step, when the store answers at once and the session is
+   * valid and not due a write-back (recorded on the request as `load` does); `undefined` when
+   * that takes `load` (which also answers and clears what is no session).
+   */
+  const loadNow = store.loadNow;
+  const readNow = (
+    request: HttpServerRequest.HttpServerRequest,
+    now: number,
+  ): Option.Option<A> | undefined => {
+    const state = stateOf(request);
+    if (state.loaded) return state.data;
+    if (loadNow === undefined) return undefined;
+    const value = cookie.read(request, state.secure);
+    if (value === undefined) return undefined;
+    const found = loadNow(value, now);
+    if (found === undefined || Option.isNone(found)) return undefined;
+    const record = found.value;
+    if (now >= expiresAt(record) || now - record.touchedAt >= touchMillis) return undefined;
+    const data = decodeRecord(record);
+    if (Option.isNone(data)) return undefined;
+    state.loaded = true;
+    state.cookieValue = value;
+    state.record = record;
+    state.data = data;
+    return data;
+  };
+
   // The hot path: a context read, the store's load, and the answer.
-  const current = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  const loadCurrent = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     load(stateOf(request), request),
   );
+  // One step when the store answers at once (see `readNow`).
+  const current =
+    loadNow === undefined
+      ? loadCurrent
+      : Effect.withFiberRuntime<Option.Option<A>, ServiceUnavailableError, never>((fiber) => {
+          const request = Context.getOption(
+            fiber.currentContext as Context.Context<HttpServerRequest.HttpServerRequest>,
+            HttpServerRequest.HttpServerRequest,
+          );
+          const data =
+            request._tag === "Some" ? readNow(request.value, fiberNow(fiber)) : undefined;
+          return data === undefined ? (loadCurrent as never) : Effect.succeed(data);
+        });
 
-  return {
+  const session: SessionApi<A> = {
     current,
     require: Effect.flatMap(current, (data) =>
       Option.isSome(data) ? Effect.succeed(data.value) : Effect.fail(unauthorized),
@@ -265,4 +308,6 @@ export const makeSession = <A, I>(
     }, true),
     destroyAllFor: (userId) => Effect.catchAll(store.destroyAllFor(userId), failed),
   };
+  if (loadNow !== undefined) recordReadNow(session, readNow);
+  return session;
 };
