@@ -4,7 +4,8 @@ let done = false;
 
 /**
  * Turns off V8's allocation-site pretenuring for this process, once, unless node was started
- * with a choice of its own (`--allocation-site-pretenuring` or `--no-...` in `execArgv`).
+ * with a choice of its own (`--allocation-site-pretenuring` or `--no-...` in `execArgv`, with
+ * `-` or `_`).
  *
  * V8 decides per allocation site (an object or array literal) to allocate straight in its old
  * generation once most objects from that site outlive a young-generation collection. Sites in
@@ -22,6 +23,10 @@ let done = false;
 export const disablePretenuring = (): void => {
   if (done) return;
   done = true;
-  if (process.execArgv.some((arg) => arg.endsWith("allocation-site-pretenuring"))) return;
+  // V8 reads `_` in a flag's name as `-`: `--allocation_site_pretenuring` is the same flag.
+  if (
+    process.execArgv.some((arg) => arg.replaceAll("_", "-").endsWith("allocation-site-pretenuring"))
+  )
+    return;
   setFlagsFromString("--no-allocation-site-pretenuring");
 };
