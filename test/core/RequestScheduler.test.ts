@@ -2,6 +2,7 @@
 // request fiber, in place of Effect's default scheduler (a runner per fiber); an app's own
 // scheduler kept; I/O still served while a request yields in a loop. Over real HTTP.
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import type * as HttpServer from "@effect/platform/HttpServer";
 import { describe, expect, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
@@ -44,7 +45,7 @@ const dispatched = <E, R>(routes: Layer.Layer<never, E, R>, generic: boolean) =>
     : routes;
 
 /** Serves the scheduler route and reads its answer once. */
-const schedulerSeen = <E>(served: Layer.Layer<never, E, never>) =>
+const schedulerSeen = <E>(served: Layer.Layer<never, E, HttpServer.HttpServer>) =>
   Effect.gen(function* () {
     const base = yield* baseUrlOf(
       served.pipe(Layer.provideMerge(StrataServer.layerNode({ port: 0, host: "127.0.0.1" }))),

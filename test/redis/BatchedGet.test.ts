@@ -3,6 +3,7 @@
 // on to count the commands; it still goes to Redis, which answers.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "@effect/vitest";
+import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Either from "effect/Either";
 import * as Exit from "effect/Exit";
@@ -204,7 +205,7 @@ describe("makeBatchedGet", () => {
         [Effect.timeout(get("s", String), "20 millis").pipe(Effect.either), get("t", String)],
         { concurrency: "unbounded" },
       );
-      expect(Either.isLeft(s) && s.left._tag).toBe("TimeoutException");
+      expect(Either.isLeft(s) && s.left).toBeInstanceOf(Cause.TimeoutException);
       expect(t).toBe("tea");
       expect(mget).toHaveBeenCalledTimes(1);
     }),
