@@ -53,7 +53,7 @@ export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   /**
    * Keep V8's allocation-site pretenuring (default `false`: `listen` turns it off for the
    * process when it starts, unless node's own flags say otherwise). See the performance guide,
-   * "Garbage collection".
+   * "Garbage collection under load".
    */
   readonly allocationSitePretenuring?: boolean;
 }

@@ -33,6 +33,7 @@ import {
 } from "./RequestFibers.js";
 import { closeRequestScope, makeRequestScopes } from "./RequestScope.js";
 import { routeServicesOf } from "./RouteServices.js";
+import { RunningRequests } from "./RunningRequests.js";
 
 /**
  * What the server tells of its stop: marked shutting down when the stop begins, run once the
@@ -62,7 +63,7 @@ export interface NodeServerOptions {
   /**
    * Keep V8's allocation-site pretenuring (default `false`: the server turns it off for the
    * process when it starts, unless node's own flags say otherwise). See the performance guide,
-   * "Garbage collection".
+   * "Garbage collection under load".
    */
   readonly allocationSitePretenuring?: boolean;
 }
@@ -346,7 +347,7 @@ const FIRST_REQUEST_GRACE = 500;
 const makeDrain = (timeout: number) => {
   // Each running fiber with the response it answers (a request may have two: its own, and the
   // one closing its scope after it failed or was interrupted).
-  const running = new Map<RequestFiber, ServerResponse>();
+  const running = new RunningRequests();
   // The newest response of a connection queued behind another at its arrival (pipelining).
   const queuedLast = new WeakMap<Socket, ServerResponse>();
   // The response the drain chose to close its connection.
@@ -364,7 +365,7 @@ const makeDrain = (timeout: number) => {
   };
   const answering = (socket: Socket) => {
     if (waiting(socket) !== undefined) return true;
-    for (const res of running.values()) if (socketOf(res) === socket) return true;
+    for (const res of running.responses()) if (socketOf(res) === socket) return true;
     return false;
   };
   const awaitingDrain = new WeakSet<Socket>();
@@ -415,14 +416,14 @@ const makeDrain = (timeout: number) => {
       if (draining) closeAfter(req.socket, res);
     },
     track: (res, fiber, onExit) => {
-      running.set(fiber, res);
+      const entry = running.add(res);
       res.on("close", () => {
         if (!res.writableEnded)
           fiber.unsafeInterruptAsFork(HttpServerError.clientAbortFiberId as never);
       });
       fiber.addObserver((exit) => {
         onExit?.(exit);
-        running.delete(fiber);
+        running.remove(entry);
         if (draining && res.writableFinished) closeWhenIdle(socketOf(res));
         if (running.size === 0) onSettled?.();
       });
@@ -443,7 +444,7 @@ const makeDrain = (timeout: number) => {
     server.keepAliveTimeout = 1;
     // The last response of each connection with a request in flight closes it.
     const newest = new Map<Socket, ServerResponse>();
-    for (const res of running.values()) newest.set(socketOf(res), res);
+    for (const res of running.responses()) newest.set(socketOf(res), res);
     for (const [socket, res] of newest) {
       const last = waiting(socket) ?? res;
       closeAfter(socket, last);

@@ -83,7 +83,7 @@ export interface ListenOptions {
   /**
    * Keep V8's allocation-site pretenuring (default `false`: the server turns it off for the
    * process when it starts, unless node's own flags say otherwise). See the performance guide,
-   * "Garbage collection".
+   * "Garbage collection under load".
    */
   readonly allocationSitePretenuring?: boolean;
 }
