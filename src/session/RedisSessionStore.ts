@@ -105,6 +105,9 @@ interface RedisWithScripts extends Redis {
 const storeError = (command: string) => (cause: unknown) =>
   new SessionStoreError({ message: `Redis session store: ${command} failed`, cause });
 
+/** How many session JSON strings a store keeps parsed (the oldest goes first). */
+const RECENT_RECORDS = 1_024;
+
 const parse = (json: string): Option.Option<SessionRecord> => {
   try {
     const value: unknown = JSON.parse(json);
@@ -151,6 +154,18 @@ export const layer = (
       // The session reads of the requests of one event-loop turn go out as one MGET.
       const get = makeBatchedGet(redis);
       const loadFailed = storeError("load");
+      // The records of the session JSON read lately: a session read again unchanged is the same
+      // record, which the Session service has already decoded (no JSON.parse, no Schema pass).
+      const recent = new Map<string, Option.Option<SessionRecord>>();
+      const recordOf = (json: string): Option.Option<SessionRecord> => {
+        let record = recent.get(json);
+        if (record === undefined) {
+          record = parse(json);
+          if (recent.size >= RECENT_RECORDS) recent.delete(recent.keys().next().value as string);
+          recent.set(json, record);
+        }
+        return record;
+      };
       return SessionStore.of({
         create: Effect.fn("RedisSessionStore.create")(function* (record, expiresAt) {
           const id = yield* randomToken(32);
@@ -174,7 +189,7 @@ export const layer = (
           // Anything that is not an id this store made is unknown, without asking Redis.
           SESSION_ID.test(cookieValue)
             ? Effect.map(get(`s:${cookieValue}`, loadFailed), (json) =>
-                json === null ? Option.none() : parse(json),
+                json === null ? Option.none() : recordOf(json),
               )
             : Effect.succeedNone,
         update: (cookieValue, record, expiresAt) =>

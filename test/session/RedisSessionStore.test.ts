@@ -161,6 +161,36 @@ describe("RedisSessionStore", () => {
   );
 
   it.scopedLive(
+    "a session read again is what Redis holds now: changed in Redis, the next request sees the change",
+    () =>
+      Effect.gen(function* () {
+        const keyPrefix = freshPrefix();
+        const app = yield* startSessionApp(
+          RedisSessionStore.layer({ host: "127.0.0.1", port: sharedRedisPort(), keyPrefix }),
+        );
+        const jar = new CookieJar(app.url);
+        yield* http(jar, "POST", "/login/alice");
+        const key = `${keyPrefix}s:${jar.get(COOKIE) as string}`;
+        // Read twice unchanged (the second from the store's parsed records), then changed.
+        expect((yield* http(jar, "GET", "/me")).body).toEqual(userOf("alice"));
+        expect((yield* http(jar, "GET", "/me")).body).toEqual(userOf("alice"));
+        const record = JSON.parse((yield* Effect.promise(() => rawRedis().get(key))) ?? "null");
+        const renamed = { ...record, data: { ...record.data, name: "renamed in Redis" } };
+        yield* Effect.promise(() => rawRedis().set(key, JSON.stringify(renamed), "KEEPTTL"));
+        expect((yield* http(jar, "GET", "/me")).body).toEqual({
+          id: "alice",
+          name: "renamed in Redis",
+        });
+        // Back to the first JSON: the record parsed for it then is right again.
+        yield* Effect.promise(() => rawRedis().set(key, JSON.stringify(record), "KEEPTTL"));
+        expect((yield* http(jar, "GET", "/me")).body).toEqual(userOf("alice"));
+        yield* Effect.promise(() => rawRedis().del(key));
+        const gone = yield* http(jar, "GET", "/me");
+        expect(gone.status).toBe(401);
+      }),
+  );
+
+  it.scopedLive(
     "two instances on one Redis: a session of one works on the other, and ends on both",
     () =>
       Effect.gen(function* () {
