@@ -77,12 +77,14 @@ export const Routes = HttpLayerRouter.addAll([
 export interface StoreCalls {
   create: number;
   load: number;
+  /** Calls of the optional synchronous `loadNow` (stores that have it). */
+  loadNow: number;
   update: number;
   destroy: number;
   destroyAllFor: number;
 }
 
-/** `store` with its calls counted in `calls`. */
+/** `store` with its calls counted in `calls` (its `loadNow` kept, if it has one). */
 export const countingStore = <E>(
   store: Layer.Layer<SessionStore, E>,
   calls: StoreCalls,
@@ -100,9 +102,18 @@ export const countingStore = <E>(
             calls[name]++;
             return call(...args);
           });
+      const loadNow = inner.loadNow;
       return {
         create: counted("create", inner.create),
         load: counted("load", inner.load),
+        ...(loadNow === undefined
+          ? {}
+          : {
+              loadNow: (cookieValue: string, now: number) => {
+                calls.loadNow++;
+                return loadNow(cookieValue, now);
+              },
+            }),
         update: counted("update", inner.update),
         destroy: counted("destroy", inner.destroy),
         destroyAllFor: counted("destroyAllFor", inner.destroyAllFor),
@@ -124,7 +135,14 @@ export const startSessionApp = <E>(
 ) =>
   Effect.gen(function* () {
     const logs: Array<string> = [];
-    const calls: StoreCalls = { create: 0, load: 0, update: 0, destroy: 0, destroyAllFor: 0 };
+    const calls: StoreCalls = {
+      create: 0,
+      load: 0,
+      loadNow: 0,
+      update: 0,
+      destroy: 0,
+      destroyAllFor: 0,
+    };
     const capture = Logger.replace(
       Logger.defaultLogger,
       Logger.make(({ logLevel, message, annotations, cause }) => {
