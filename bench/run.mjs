@@ -98,8 +98,7 @@ const SERVERS = [
     file: "dist/strata-classic.js",
     env: { STRATA_VARIANT: "middleware" },
   },
-  // Sessions: the guarded route with the sealed-cookie store, then with Redis (a redis-server
-  // must listen on 127.0.0.1:REDIS_PORT, default 6379; see README).
+  // Sessions: the guarded route with the sealed-cookie store, then with Redis (see `startRedis`).
   {
     name: "strata-classic-session",
     file: "dist/strata-session.js",
@@ -110,6 +109,7 @@ const SERVERS = [
     file: "dist/strata-session.js",
     env: { SESSION_STORE: "redis" },
     extraRoutes: [SESSION_USERS],
+    redis: true,
   },
   { name: "strata-effect", file: "dist/strata-effect.js" },
   // The same app, also loaded on a route that reads its service per request.
@@ -568,8 +568,55 @@ function autocannon(port, path, seconds, opts, headers = {}, cpus = "1") {
   });
 }
 
+// A Redis of the run's own for a row that needs one, pinned to the load generator's core (as a
+// Redis on another machine would be: it takes nothing from the server's core): started with
+// `redis-server` when it is on PATH and REDIS_PORT is not set, on a free port, no persistence.
+// Otherwise the row uses the Redis at 127.0.0.1:REDIS_PORT (default 6379).
+async function startRedis() {
+  if (process.env.REDIS_PORT || spawnSync("redis-server", ["--version"]).status !== 0)
+    return { env: {}, stop: async () => {} };
+  const port = await freePort();
+  const child = track(
+    spawn(
+      "taskset",
+      ["-c", "1", "redis-server", "--port", String(port), "--bind", "127.0.0.1"].concat([
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+      ]),
+      { stdio: "ignore" },
+    ),
+  );
+  const deadline = performance.now() + 5000;
+  while (performance.now() < deadline) {
+    const ready = await new Promise((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (ready) break;
+    await sleep(20);
+  }
+  return { env: { REDIS_PORT: String(port) }, stop: () => stop(child) };
+}
+
 async function benchServer(server, opts) {
   await waitForQuiet();
+  const redis = server.redis ? await startRedis() : undefined;
+  try {
+    return await benchStarted(
+      redis ? { ...server, env: { ...server.env, ...redis.env } } : server,
+      opts,
+    );
+  } finally {
+    await redis?.stop();
+  }
+}
+
+async function benchStarted(server, opts) {
   const started = await startServer(server, opts);
   if (started.error) return { error: started.error, detail: started.output };
   const { child, port, startupMs } = started;
