@@ -42,7 +42,7 @@ import { CookieJar } from "../support/cookieJar.js";
 import { COOKIE, clears, UNAUTHORIZED } from "./support/sessionContract.js";
 import {
   countingStore,
-  type StoreCalls,
+  noStoreCalls,
   startSessionApp,
   User,
   userOf,
@@ -73,14 +73,7 @@ const classicApp = (
   options: SessionOptions<User> = {},
 ) => {
   const answers: Array<Answer> = [];
-  const calls: StoreCalls = {
-    create: 0,
-    load: 0,
-    loadNow: 0,
-    update: 0,
-    destroy: 0,
-    destroyAllFor: 0,
-  };
+  const calls = noStoreCalls();
 
   /** `SessionGuard` asked on the request's fiber, as `@UseGuards` asks it; its answer kept. */
   @Injectable()
@@ -146,6 +139,19 @@ const signIn = (jar: CookieJar, id = "alice") =>
   Effect.map(http(jar, "POST", `/auth/login/${id}`), (response) => {
     expect(response.status).toBe(204);
     expect(jar.get(COOKIE)).toBeDefined();
+  });
+
+/** `cookie` refused on the guarded route and the one reading the session: 401, cleared. */
+const expectRefused = (jar: CookieJar, cookie: string) =>
+  Effect.gen(function* () {
+    for (const path of ["/me", "/probe"]) {
+      jar.set(COOKIE, cookie);
+      const response = yield* http(jar, "GET", path);
+      expect(response.status, path).toBe(401);
+      expect(response.body, path).toEqual(UNAUTHORIZED);
+      expect(response.setCookies, path).toHaveLength(1);
+      expect(clears(response.setCookies[0]), path).toBe(true);
+    }
   });
 
 /** The stores that answer at once. */
@@ -220,14 +226,7 @@ describe.each(stores)("SessionGuard and @CurrentUser() on the $name store", ({ l
       yield* signIn(jar);
       const value = jar.get(COOKIE) as string;
       yield* TestClock.adjust(DEFAULT_IDLE_TIMEOUT);
-      for (const path of ["/me", "/probe"]) {
-        jar.set(COOKIE, value);
-        const response = yield* http(jar, "GET", path);
-        expect(response.status, path).toBe(401);
-        expect(response.body, path).toEqual(UNAUTHORIZED);
-        expect(response.setCookies, path).toHaveLength(1);
-        expect(clears(response.setCookies[0]), path).toBe(true);
-      }
+      yield* expectRefused(jar, value);
       expect(app.answers).toEqual(["Effect"]);
     }),
   );
@@ -260,14 +259,7 @@ describe.each(stores)("SessionGuard and @CurrentUser() on the $name store", ({ l
       yield* signIn(jar);
       const value = jar.get(COOKIE) as string;
       const tampered = `${value.slice(0, 12)}${value[12] === "A" ? "B" : "A"}${value.slice(13)}`;
-      for (const path of ["/me", "/probe"]) {
-        jar.set(COOKIE, tampered);
-        const response = yield* http(jar, "GET", path);
-        expect(response.status, path).toBe(401);
-        expect(response.body, path).toEqual(UNAUTHORIZED);
-        expect(response.setCookies, path).toHaveLength(1);
-        expect(clears(response.setCookies[0]), path).toBe(true);
-      }
+      yield* expectRefused(jar, tampered);
       expect(app.answers).toEqual(["Effect"]);
       // The genuine cookie still passes at once.
       jar.set(COOKIE, value);

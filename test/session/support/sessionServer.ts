@@ -84,6 +84,16 @@ export interface StoreCalls {
   destroyAllFor: number;
 }
 
+/** A {@link StoreCalls} with every count at 0. */
+export const noStoreCalls = (): StoreCalls => ({
+  create: 0,
+  load: 0,
+  loadNow: 0,
+  update: 0,
+  destroy: 0,
+  destroyAllFor: 0,
+});
+
 /** `store` with its calls counted in `calls` (its `loadNow` kept, if it has one). */
 export const countingStore = <E>(
   store: Layer.Layer<SessionStore, E>,
@@ -135,14 +145,7 @@ export const startSessionApp = <E>(
 ) =>
   Effect.gen(function* () {
     const logs: Array<string> = [];
-    const calls: StoreCalls = {
-      create: 0,
-      load: 0,
-      loadNow: 0,
-      update: 0,
-      destroy: 0,
-      destroyAllFor: 0,
-    };
+    const calls = noStoreCalls();
     const capture = Logger.replace(
       Logger.defaultLogger,
       Logger.make(({ logLevel, message, annotations, cause }) => {
