@@ -104,7 +104,9 @@ while (server === undefined || server.listenerCount("request") === 0) {
 
 // PROBE_LOGIN=<path>: GET it first and send the cookie it sets with every request after.
 if (process.env.PROBE_LOGIN) {
-  const raw = Buffer.concat((await request(process.env.PROBE_LOGIN, true)).written).toString("latin1");
+  const raw = Buffer.concat((await request(process.env.PROBE_LOGIN, true)).written).toString(
+    "latin1",
+  );
   const cookie = /^set-cookie:\s*([^;\r\n]*)/im.exec(raw)?.[1];
   if (cookie === undefined) throw new Error(`${process.env.PROBE_LOGIN} set no cookie`);
   HEADERS.cookie = cookie;
