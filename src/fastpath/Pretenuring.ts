@@ -15,7 +15,7 @@ let done = false;
  * young objects they point to alive through every young collection until the next full one,
  * which promotes those too. Measured on a route that waits once (50 connections, pinned core):
  * ~3 MB promoted every scavenge, ~25% of the time in GC pauses and ~35% fewer requests a second
- * than with pretenuring off; nothing changes for routes that answer without waiting.
+ * than with pretenuring off. Routes that answer without waiting were hit in some runs only.
  *
  * @since 0.1.0
  * @category server

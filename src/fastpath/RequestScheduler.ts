@@ -9,8 +9,8 @@ const MAX_MICROTASK_DRAINS = 2048;
  * for every fiber. Effect's default scheduler (3.20 and later) keeps a runner a fiber in a
  * `WeakMap` keyed by the fiber; under load that table's entries keep each request's fiber and
  * everything it holds alive through V8's young-generation collections until the next full one.
- * Measured (a route that waits once, 50 connections, pinned): ~1 MB of a request's objects
- * promoted every scavenge, ~25% of the time in GC, against none with one runner.
+ * Measured (a route that yields once, 50 connections, pinned): 275 KB survived each scavenge
+ * and 24,869 req/s, against 14 KB and 25,145-29,243 req/s with one runner.
  */
 export const requestScheduler: Scheduler.Scheduler = (() => {
   const runner = new Scheduler.SchedulerRunner((depth, drain) => {

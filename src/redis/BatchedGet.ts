@@ -57,7 +57,7 @@ export const makeBatchedGet = (redis: Redis): BatchedGet => {
     const batch = pending;
     pending = [];
     for (let at = 0; at < batch.length; at += MAX_BATCH)
-      send(redis, at === 0 && batch.length <= MAX_BATCH ? batch : batch.slice(at, at + MAX_BATCH));
+      send(redis, batch.slice(at, at + MAX_BATCH));
   };
   return <E>(key: string, onError: (cause: unknown) => E) =>
     Effect.async<string | null, E>((resume) => {

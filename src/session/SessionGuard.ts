@@ -8,7 +8,6 @@ import type { ServiceUnavailableError, UnauthorizedError } from "../http/HttpErr
 import type { CanActivate } from "../pipeline/CanActivate.js";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
 import { hasSessionNow } from "./internal/SessionNow.js";
-import type { SessionApi } from "./SessionApi.js";
 import { onRequest, type SessionService } from "./SessionService.js";
 
 /**
@@ -40,7 +39,7 @@ export class SessionGuard implements CanActivate {
     context: ExecutionContext,
   ): true | Effect.Effect<boolean, UnauthorizedError | ServiceUnavailableError> {
     // A valid session known at once (a sealed cookie, a memory session) passes without a step.
-    return hasSessionNow(this.sessions.session as SessionApi<unknown>, context.req)
+    return hasSessionNow(this.sessions.session, context.req)
       ? true
       : Effect.as(onRequest(this.sessions.session.require, context), true);
   }

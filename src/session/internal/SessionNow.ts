@@ -37,11 +37,11 @@ export const fiberNow = (fiber: Fiber.RuntimeFiber<unknown, unknown>): number =>
  * request, as `current` would); `false` when that takes the Effect path. Called on the
  * request's fiber (a guard's `canActivate`): off it, always `false`.
  */
-export const hasSessionNow = (
-  session: SessionApi<unknown>,
+export const hasSessionNow = <A>(
+  session: SessionApi<A>,
   request: HttpServerRequest.HttpServerRequest | undefined,
 ): boolean => {
-  const read = readers.get(session);
+  const read = readers.get(session as unknown as SessionApi<unknown>);
   if (read === undefined || request === undefined) return false;
   const fiber = Fiber.getCurrentFiber();
   if (fiber._tag === "None") return false;

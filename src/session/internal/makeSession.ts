@@ -167,6 +167,22 @@ export const makeSession = <A, I>(
     return Effect.as(flush(state), state.data);
   };
 
+  /** `record`'s data at `now`: `None` once expired, or when it does not match the Schema. */
+  const liveData = (record: SessionRecord, now: number): Option.Option<A> =>
+    now >= expiresAt(record) ? Option.none() : decodeRecord(record);
+
+  /** The request's session is `record`, under `value`, holding `data`. */
+  const keep = (
+    state: RequestState<A>,
+    value: string,
+    record: SessionRecord,
+    data: Option.Option<A>,
+  ) => {
+    state.cookieValue = value;
+    state.record = record;
+    state.data = data;
+  };
+
   /**
    * Reads the request's session once: checked against its timeouts and the Schema. A cookie
    * that is no session is cleared, a session due a write-back written back: the cookie write
@@ -188,14 +204,12 @@ export const makeSession = <A, I>(
           if (Option.isNone(found)) return gone(state);
           const record = found.value;
           const now = clock.unsafeCurrentTimeMillis();
-          const data = now >= expiresAt(record) ? Option.none<A>() : decodeRecord(record);
+          const data = liveData(record, now);
           // Expired, or written under another Schema: gone, wherever it was kept.
           if (Option.isNone(data)) {
             return Effect.zipRight(Effect.ignore(store.destroy(value, record)), gone(state));
           }
-          state.cookieValue = value;
-          state.record = record;
-          state.data = data;
+          keep(state, value, record, data);
           return now - record.touchedAt >= touchMillis
             ? Effect.tap(touch(state, value, record, now), () => flush(state))
             : Effect.succeed(data);
@@ -241,13 +255,11 @@ export const makeSession = <A, I>(
     const found = loadNow(value, now);
     if (found === undefined || Option.isNone(found)) return undefined;
     const record = found.value;
-    if (now >= expiresAt(record) || now - record.touchedAt >= touchMillis) return undefined;
-    const data = decodeRecord(record);
+    if (now - record.touchedAt >= touchMillis) return undefined;
+    const data = liveData(record, now);
     if (Option.isNone(data)) return undefined;
     state.loaded = true;
-    state.cookieValue = value;
-    state.record = record;
-    state.data = data;
+    keep(state, value, record, data);
     return data;
   };
 
