@@ -127,15 +127,23 @@ const burst = (url: string, path: string, cookies: ReadonlyArray<string>) =>
       }),
   );
 
+/** The session app on the shared Redis, under a key prefix of its own. */
+const appOnSharedRedis = Effect.suspend(() => {
+  const keyPrefix = freshPrefix();
+  return Effect.map(
+    startSessionApp(
+      RedisSessionStore.layer({ host: "127.0.0.1", port: sharedRedisPort(), keyPrefix }),
+    ),
+    (app) => ({ keyPrefix, app }),
+  );
+});
+
 describe("RedisSessionStore", () => {
   it.scopedLive(
     "check 25: the cookie holds only the id; Redis holds the session, its user's set, with expiries",
     () =>
       Effect.gen(function* () {
-        const keyPrefix = freshPrefix();
-        const app = yield* startSessionApp(
-          RedisSessionStore.layer({ host: "127.0.0.1", port: sharedRedisPort(), keyPrefix }),
-        );
+        const { keyPrefix, app } = yield* appOnSharedRedis;
         const jar = new CookieJar(app.url);
         yield* http(jar, "POST", "/login/alice");
         const id = jar.get(COOKIE) as string;
@@ -164,10 +172,7 @@ describe("RedisSessionStore", () => {
     "a session read again is what Redis holds now: changed in Redis, the next request sees the change",
     () =>
       Effect.gen(function* () {
-        const keyPrefix = freshPrefix();
-        const app = yield* startSessionApp(
-          RedisSessionStore.layer({ host: "127.0.0.1", port: sharedRedisPort(), keyPrefix }),
-        );
+        const { keyPrefix, app } = yield* appOnSharedRedis;
         const jar = new CookieJar(app.url);
         yield* http(jar, "POST", "/login/alice");
         const key = `${keyPrefix}s:${jar.get(COOKIE) as string}`;
@@ -211,10 +216,7 @@ describe("RedisSessionStore", () => {
     "20 requests with session cookies arriving together: each answered with its own session, or 401; their reads sent as MGETs",
     () =>
       Effect.gen(function* () {
-        const keyPrefix = freshPrefix();
-        const app = yield* startSessionApp(
-          RedisSessionStore.layer({ host: "127.0.0.1", port: sharedRedisPort(), keyPrefix }),
-        );
+        const { keyPrefix, app } = yield* appOnSharedRedis;
         const users = Array.from({ length: 10 }, (_, i) => `user-${i}`);
         const valid: Array<string> = [];
         for (const user of users) {
