@@ -13,7 +13,7 @@ export default defineConfig({
       },
     }),
   ],
-  // Examples import "strata" by name: resolve it to the sources, as `node --conditions` does.
+  // Examples import "effect-strata" by name: resolve it to the sources, as `node --conditions` does.
   // Vitest hands these conditions to node too: no "import" among them, or node's require()
   // picks packages' ESM entries (pg requiring pg-pool gets a module namespace).
   ssr: { resolve: { conditions: ["strata-source", "node", "default"] } },

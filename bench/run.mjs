@@ -724,7 +724,7 @@ function versions() {
     ["@effect/platform (bench)", bench("@effect/platform")],
     ["@effect/platform-node (bench)", bench("@effect/platform-node")],
     [
-      "strata",
+      "effect-strata",
       `${strata}, ${commit}, dist ${existsSync(distPath) ? relative(HERE, distPath) : "not built"}`,
     ],
     ["effect (strata's, root node_modules)", root("effect")],

@@ -62,10 +62,10 @@ const exportNames = (dir, load) =>
 
 const before = exportNames(outdir, "import");
 
-// Every module the core entry (`strata`) reaches goes into one chunk, which the other entries
+// Every module the core entry (`effect-strata`) reaches goes into one chunk, which the other entries
 // share, and the entry file only re-exports it: node 20's ESM loader resolves and links each
 // import statement of each file on its own (resolving a bare specifier alone: 0.06 ms with a
-// warm loader, 0.3 ms cold), so an app on `strata` alone loads 2 Strata files with 47 imports
+// warm loader, 0.3 ms cold), so an app on `effect-strata` alone loads 2 Strata files with 47 imports
 // between them. For the same reason the entries do
 // not repeat their chunks' imports (`hoistTransitiveImports`, which only helps loaders that
 // fetch over a network). Importing the dist after its packages, pinned to one core (medians

@@ -5,7 +5,7 @@
 //   node scripts/check-docs.mjs --out DIR ...   generated modules in DIR (default below)
 //
 // Each ```ts / ```typescript block is written as a module of its own (`<file>_L<line>.ts`) into
-// a git-ignored folder two levels below the repository root, so `strata`, `strata/oauth`, ...
+// a git-ignored folder two levels below the repository root, so `effect-strata`, `effect-strata/oauth`, ...
 // resolve to the sources through the package's "strata-source" export condition (as the
 // examples and tests import them), and a relative import reads as from `test/<folder>/`
 // (`../../examples/...`). They are compiled together with `tsc` under the repository's

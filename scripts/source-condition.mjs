@@ -1,6 +1,6 @@
 // The `strata-source` export condition, kept out of the published package.json: npm runs
 // `remove` before it packs (prepack, on `npm pack` and `npm publish`) and `restore` after
-// (postpack). In this repository the condition points `strata`, `strata/oauth`, ... at
+// (postpack). In this repository the condition points `effect-strata`, `effect-strata/oauth`, ... at
 // src/*.ts, for `npm start`, the examples and vitest; the package ships no src/.
 //
 // Each entry's source is its ESM build's path without `dist/` and with `.ts` for `.js`

@@ -2,7 +2,7 @@
 import { loadStrata, STRATA_OAUTH } from "./lib/strata.js";
 
 const variant = process.env.STRATA_VARIANT;
-// `STRATA_VARIANT=oauth` adds `GET /auth/google`; the hello app itself does not load strata/oauth.
+// `STRATA_VARIANT=oauth` adds `GET /auth/google`; the hello app itself does not load effect-strata/oauth.
 const [strata, oauth] = await loadStrata(...(variant === "oauth" ? [STRATA_OAUTH] : []));
 const {
   Controller,

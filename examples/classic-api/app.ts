@@ -31,7 +31,7 @@ import {
   UseInterceptors,
   Version,
   VersioningType,
-} from "strata";
+} from "effect-strata";
 
 /** What a client sends to create or replace a book. */
 export class BookInput extends Schema.Class<BookInput>("BookInput")({

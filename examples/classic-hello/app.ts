@@ -1,5 +1,13 @@
 // The classic face: modules, controllers and injectable services, NestJS style.
-import { Controller, Get, Injectable, Module, NotFoundError, Param, ParseIntPipe } from "strata";
+import {
+  Controller,
+  Get,
+  Injectable,
+  Module,
+  NotFoundError,
+  Param,
+  ParseIntPipe,
+} from "effect-strata";
 
 export interface User {
   readonly id: number;

@@ -1,4 +1,4 @@
-import { StrataApp } from "strata";
+import { StrataApp } from "effect-strata";
 import { AppModule } from "./app.js";
 
 const port = Number(process.env.PORT ?? 3000);

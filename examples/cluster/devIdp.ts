@@ -1,8 +1,8 @@
 // The development identity provider one cluster of demo instances shares (started by
 // `scripts/cluster.sh`): loopback, port `DEV_IDP_PORT`, every provider's client with
 // `DEV_IDP_CLIENT_SECRET`. Stops on SIGTERM/SIGINT.
-import { startDevIdentityProvider } from "strata/devidp";
-import { supportedProviders } from "strata/oauth";
+import { startDevIdentityProvider } from "effect-strata/devidp";
+import { supportedProviders } from "effect-strata/oauth";
 import { sharedDevClients } from "./sharedDevClients.js";
 
 const idp = await startDevIdentityProvider({

@@ -1,8 +1,8 @@
 // Several instances of the demo sign in at ONE development identity provider (started by
 // `scripts/cluster.sh`, see ./devIdp.ts): every instance and the provider must agree on the
 // clients, so their secret comes from the environment instead of being drawn per process.
-import type { DevClients } from "strata/devidp";
-import type { SupportedProvider } from "strata/oauth";
+import type { DevClients } from "effect-strata/devidp";
+import type { SupportedProvider } from "effect-strata/oauth";
 import { devClients } from "../social-login/providers.js";
 
 /**

@@ -12,8 +12,8 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { startDevIdentityProvider } from "strata/devidp";
-import { supportedProviders } from "strata/oauth";
+import { startDevIdentityProvider } from "effect-strata/devidp";
+import { supportedProviders } from "effect-strata/oauth";
 import { sharedDevClients } from "./sharedDevClients.js";
 import { superviseWorkers } from "./supervisor.js";
 

@@ -14,7 +14,7 @@ import {
   Res,
   StrataResponse,
   UnauthorizedError,
-} from "strata";
+} from "effect-strata";
 import {
   clearFlowCookie,
   flowCookie,
@@ -23,7 +23,7 @@ import {
   OAuthService,
   readFlowCookie,
   type SupportedProvider,
-} from "strata/oauth";
+} from "effect-strata/oauth";
 
 /** Whether cookies get `Secure` and the `__Host-` prefix (https deployments). */
 export const SECURE_COOKIES = Symbol("SECURE_COOKIES");

@@ -1,7 +1,7 @@
 import * as ConfigProvider from "effect/ConfigProvider";
 import * as Effect from "effect/Effect";
-import { StrataApp } from "strata";
-import { oauthConfigFromEnv } from "strata/oauth";
+import { StrataApp } from "effect-strata";
+import { oauthConfigFromEnv } from "effect-strata/oauth";
 import { createAppModule } from "./app.js";
 
 const port = Number(process.env.PORT ?? 3000);

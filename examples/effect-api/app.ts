@@ -26,7 +26,7 @@ import {
   Validation,
   Versioning,
   VersioningType,
-} from "strata";
+} from "effect-strata";
 
 /** What a client sends to create or replace a book. */
 export class BookInput extends Schema.Class<BookInput>("BookInput")({

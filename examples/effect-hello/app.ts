@@ -4,7 +4,7 @@ import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
-import { jsonResponse, NotFoundError } from "strata";
+import { jsonResponse, NotFoundError } from "effect-strata";
 
 export class Users extends Context.Tag("examples/Users")<
   Users,

@@ -8,7 +8,7 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import type * as Redacted from "effect/Redacted";
 import * as Schema from "effect/Schema";
-import { jsonResponse } from "strata";
+import { jsonResponse } from "effect-strata";
 import {
   OAuth,
   type OAuthConfig,
@@ -16,8 +16,8 @@ import {
   type OAuthSession,
   TransactionSealer,
   TransactionStore,
-} from "strata/oauth";
-import { CookieSessionStore, Session } from "strata/session";
+} from "effect-strata/oauth";
+import { CookieSessionStore, Session } from "effect-strata/session";
 
 /** A user of the app, linked to one provider account: the session's data. */
 export const AppUser = Schema.Struct({

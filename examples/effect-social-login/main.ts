@@ -7,8 +7,8 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
-import { StrataServer } from "strata";
-import { oauthConfigFromEnv } from "strata/oauth";
+import { StrataServer } from "effect-strata";
+import { oauthConfigFromEnv } from "effect-strata/oauth";
 import { AppRoutes, AppServices, OAuthLive } from "./app.js";
 
 const port = Number(process.env.PORT ?? 3000);

@@ -1,9 +1,9 @@
 // `POST /accounts/:provider/unlink`: the page's "Unlink" buttons. Never the last account
 // (Accounts refuses it); the session cookie is SameSite=Lax, so another site's form cannot
 // post here signed in.
-import { Controller, Inject, Param, Post, Redirect, UseGuards } from "strata";
-import { AccountsHttpError, AccountsService } from "strata/accounts";
-import { CurrentUser, SessionGuard } from "strata/session";
+import { Controller, Inject, Param, Post, Redirect, UseGuards } from "effect-strata";
+import { AccountsHttpError, AccountsService } from "effect-strata/accounts";
+import { CurrentUser, SessionGuard } from "effect-strata/session";
 import type { AppUser } from "./AppUser.js";
 import type { SignedInUser } from "./MeController.js";
 

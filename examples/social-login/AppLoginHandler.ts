@@ -1,11 +1,15 @@
 // What the built-in callback route does after a successful sign-in: the app's user of the
-// provider account, found or created by Accounts (strata/accounts). What it returns is the
+// provider account, found or created by Accounts (effect-strata/accounts). What it returns is the
 // session's data: the routes (`session: ...` in app.ts) sign the browser in with a new session
 // cookie and send it home. A callback started with `?intent=link` calls `link` instead: the
 // provider account joins the signed-in user.
-import { Inject, Injectable } from "strata";
-import { AccountsService } from "strata/accounts";
-import type { OAuthCallbackHandler, OAuthCallbackResult, SupportedProvider } from "strata/oauth";
+import { Inject, Injectable } from "effect-strata";
+import { AccountsService } from "effect-strata/accounts";
+import type {
+  OAuthCallbackHandler,
+  OAuthCallbackResult,
+  SupportedProvider,
+} from "effect-strata/oauth";
 import type { AppUser } from "./AppUser.js";
 import type { SignedInUser } from "./MeController.js";
 

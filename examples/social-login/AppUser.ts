@@ -1,8 +1,8 @@
-// The app's user record, kept by strata/accounts (an embedded SQLite file under `npm start`)
+// The app's user record, kept by effect-strata/accounts (an embedded SQLite file under `npm start`)
 // with the provider accounts linked to it.
 import * as Schema from "effect/Schema";
-import type { NewUserContext } from "strata/accounts";
-import type { OAuthUser } from "strata/oauth";
+import type { NewUserContext } from "effect-strata/accounts";
+import type { OAuthUser } from "effect-strata/oauth";
 
 /** A user of the app: its record, whatever providers it signs in with. */
 export const AppUser = Schema.Struct({

@@ -1,9 +1,9 @@
 // `GET /`: the sign-in buttons, or the signed-in user (the session, read by `@CurrentUser`)
 // with the provider accounts linked to them (read from Accounts) and a button to link each
 // other provider. Signing out is the built-in `POST /auth/logout`, a form on the page.
-import { Controller, Get, Inject, Query } from "strata";
-import { AccountsService } from "strata/accounts";
-import { CurrentUser } from "strata/session";
+import { Controller, Get, Inject, Query } from "effect-strata";
+import { AccountsService } from "effect-strata/accounts";
+import { CurrentUser } from "effect-strata/session";
 import type { AppUser } from "./AppUser.js";
 import { type ProviderButton, signedInPage, signedOutPage } from "./HomePage.js";
 import type { SignedInUser } from "./MeController.js";

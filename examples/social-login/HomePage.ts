@@ -3,8 +3,8 @@
 // strict Content-Security-Policy.
 import { createHash } from "node:crypto";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
-import type { LinkedAccount } from "strata/accounts";
-import type { SupportedProvider } from "strata/oauth";
+import type { LinkedAccount } from "effect-strata/accounts";
+import type { SupportedProvider } from "effect-strata/oauth";
 import type { SignedInUser } from "./MeController.js";
 
 /** A provider button: its name and whether it goes to the development identity provider. */

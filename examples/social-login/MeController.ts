@@ -1,7 +1,7 @@
 // `GET /me`: the signed-in user, for the page's scripts or API clients holding the session cookie.
 import * as Schema from "effect/Schema";
-import { ApiOkResponse, ApiSecurity, Controller, Get, UseGuards } from "strata";
-import { CurrentUser, DEFAULT_COOKIE_NAME, SessionGuard } from "strata/session";
+import { ApiOkResponse, ApiSecurity, Controller, Get, UseGuards } from "effect-strata";
+import { CurrentUser, DEFAULT_COOKIE_NAME, SessionGuard } from "effect-strata/session";
 import { AppUser } from "./AppUser.js";
 
 /**

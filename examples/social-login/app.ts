@@ -4,15 +4,15 @@
 // reads both, `GET /me` behind SessionGuard, unlinking, and the built-in `GET /auth/session`
 // and `POST /auth/logout`. `main.ts` decides which providers are real and which use the
 // development identity provider, and where users are kept (an embedded SQLite file).
-import { Module } from "strata";
-import { AccountsModule, type AccountsModuleOptions } from "strata/accounts";
+import { Module } from "effect-strata";
+import { AccountsModule, type AccountsModuleOptions } from "effect-strata/accounts";
 import {
   OAuthModule,
   type OAuthModuleOptions,
   type OAuthProvidersConfig,
   type SupportedProvider,
-} from "strata/oauth";
-import { SessionModule, type SessionModuleOptions } from "strata/session";
+} from "effect-strata/oauth";
+import { SessionModule, type SessionModuleOptions } from "effect-strata/session";
 import { AccountsController } from "./AccountsController.js";
 import { AppLoginHandler } from "./AppLoginHandler.js";
 import { AppUser, newUser } from "./AppUser.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { RateLimitMiddleware, RedisRateLimitStore, StrataApp } from "strata";
-import { DevIdentityProviderError, endpointsFor } from "strata/devidp";
+import { RateLimitMiddleware, RedisRateLimitStore, StrataApp } from "effect-strata";
+import { DevIdentityProviderError, endpointsFor } from "effect-strata/devidp";
 import { servedBy } from "../cluster/servedBy.js";
 import { sharedDevClients } from "../cluster/sharedDevClients.js";
 import { createAppModule } from "./app.js";

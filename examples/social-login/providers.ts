@@ -5,12 +5,12 @@ import {
   type DevClients,
   type RunningDevIdentityProvider,
   startDevIdentityProvider,
-} from "strata/devidp";
+} from "effect-strata/devidp";
 import {
   type OAuthProvidersConfig,
   type SupportedProvider,
   supportedProviders,
-} from "strata/oauth";
+} from "effect-strata/oauth";
 
 /** The callback URL of `provider`: `OAUTH_REDIRECT_URI` (`{provider}` replaced) or localhost. */
 export const redirectUriFor = (env: NodeJS.ProcessEnv, provider: SupportedProvider): string =>

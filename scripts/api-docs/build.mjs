@@ -2,7 +2,7 @@
 // export of the package's entry points (package.json "exports", "strata-source" condition), into
 // dist-docs/api (git-ignored). Fails (exit 1) when an export has no doc comment, a {@link} does
 // not resolve, or a code block in an `@example` does not type-check: the examples are written to
-// dist-docs/examples as files that import "strata", "strata/oauth", ... and checked by the
+// dist-docs/examples as files that import "effect-strata", "effect-strata/oauth", ... and checked by the
 // project's own `tsc` (TypeScript 7) with the project's compiler options.
 //
 // TypeDoc runs on TypeScript 5.9 (it needs the JavaScript compiler API, which TypeScript 7 no
@@ -26,7 +26,7 @@ const root = process.argv[2] === undefined ? repository : resolve(process.argv[2
 const outDir = join(root, "dist-docs");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
-/** The source file of each public entry point ("strata", "strata/oauth", ...). */
+/** The source file of each public entry point ("effect-strata", "effect-strata/oauth", ...). */
 const entryPoints = Object.values(pkg.exports).map((entry) => join(root, entry["strata-source"]));
 
 const started = performance.now();
@@ -108,8 +108,8 @@ function checkExamples(examples) {
 }
 
 /**
- * What a snippet may use without importing it: every export of every entry point (from "strata",
- * "strata/oauth", ...; a name exported by two entries from the first), and the Effect modules
+ * What a snippet may use without importing it: every export of every entry point (from "effect-strata",
+ * "effect-strata/oauth", ...; a name exported by two entries from the first), and the Effect modules
  * the examples use.
  */
 function examplePrelude() {

@@ -221,7 +221,7 @@ export interface AccountStoreService {
  * @since 0.1.0
  * @category store
  */
-export class AccountStore extends Context.Tag("strata/accounts/AccountStore")<
+export class AccountStore extends Context.Tag("effect-strata/accounts/AccountStore")<
   AccountStore,
   AccountStoreService
 >() {}

@@ -98,7 +98,7 @@ export interface AccountsTag<A extends AppUser> extends Context.Tag<Accounts, Ac
 }
 
 /** The service's key: every typed view ({@link Accounts.make}) reads the same service. */
-const KEY = "strata/accounts/Accounts";
+const KEY = "effect-strata/accounts/Accounts";
 
 /**
  * The accounts service. Read it through the typed view of {@link Accounts.make}; the tag

@@ -19,7 +19,7 @@ import type { AccountStoreError } from "./AccountStore.js";
  * @category errors
  */
 export class InvalidProfile extends Schema.TaggedError<InvalidProfile>(
-  "strata/accounts/InvalidProfile",
+  "effect-strata/accounts/InvalidProfile",
 )(
   "InvalidProfile",
   {
@@ -62,7 +62,7 @@ const conflictMessages = {
  * @category errors
  */
 export class AccountConflict extends Schema.TaggedError<AccountConflict>(
-  "strata/accounts/AccountConflict",
+  "effect-strata/accounts/AccountConflict",
 )(
   "AccountConflict",
   {
@@ -97,7 +97,7 @@ export class AccountConflict extends Schema.TaggedError<AccountConflict>(
  * @category errors
  */
 export class AccountNotLinked extends Schema.TaggedError<AccountNotLinked>(
-  "strata/accounts/AccountNotLinked",
+  "effect-strata/accounts/AccountNotLinked",
 )("AccountNotLinked", { provider: Schema.String }, HttpApiSchema.annotations({ status: 404 })) {
   /** The HTTP status a route answers with. */
   get httpStatus(): number {
@@ -119,11 +119,9 @@ export class AccountNotLinked extends Schema.TaggedError<AccountNotLinked>(
  * @since 0.1.0
  * @category errors
  */
-export class LastAccount extends Schema.TaggedError<LastAccount>("strata/accounts/LastAccount")(
-  "LastAccount",
-  { provider: Schema.String },
-  HttpApiSchema.annotations({ status: 409 }),
-) {
+export class LastAccount extends Schema.TaggedError<LastAccount>(
+  "effect-strata/accounts/LastAccount",
+)("LastAccount", { provider: Schema.String }, HttpApiSchema.annotations({ status: 409 })) {
   /** The HTTP status a route answers with. */
   get httpStatus(): number {
     return 409;
@@ -144,11 +142,9 @@ export class LastAccount extends Schema.TaggedError<LastAccount>("strata/account
  * @since 0.1.0
  * @category errors
  */
-export class UserNotFound extends Schema.TaggedError<UserNotFound>("strata/accounts/UserNotFound")(
-  "UserNotFound",
-  {},
-  HttpApiSchema.annotations({ status: 404 }),
-) {
+export class UserNotFound extends Schema.TaggedError<UserNotFound>(
+  "effect-strata/accounts/UserNotFound",
+)("UserNotFound", {}, HttpApiSchema.annotations({ status: 404 })) {
   /** The HTTP status a route answers with. */
   get httpStatus(): number {
     return 404;
@@ -174,7 +170,7 @@ export class UserNotFound extends Schema.TaggedError<UserNotFound>("strata/accou
  * @category errors
  */
 export class ProviderTokenUnavailable extends Schema.TaggedError<ProviderTokenUnavailable>(
-  "strata/accounts/ProviderTokenUnavailable",
+  "effect-strata/accounts/ProviderTokenUnavailable",
 )(
   "ProviderTokenUnavailable",
   {

@@ -50,7 +50,7 @@ const startupError = (what: string) => (cause: unknown) =>
  * @example
  * import { PgClient } from "@effect/sql-pg";
  * import { Layer, Redacted } from "effect";
- * import { SqlAccountStore } from "strata/accounts";
+ * import { SqlAccountStore } from "effect-strata/accounts";
  *
  * const Store = SqlAccountStore.layer.pipe(
  *   Layer.provide(PgClient.layer({ url: Redacted.make(process.env.DATABASE_URL ?? "") })),

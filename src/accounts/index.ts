@@ -1,5 +1,5 @@
 /**
- * `strata/accounts`: the app's users and the provider accounts linked to them. One `Accounts`
+ * `effect-strata/accounts`: the app's users and the provider accounts linked to them. One `Accounts`
  * service on the Effect face (`AccountsModule.forRoot` and `AccountsService` on the classic
  * face): sign-in finds the user of `(provider, subject)` or creates one, a signed-in user links
  * more providers, accounts are listed and unlinked (never the last). User records are typed by

@@ -34,7 +34,7 @@ import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
 /**
  * The token under which a module may provide a {@link RouteContributor}: routes that are not
- * controllers (for instance `strata/oauth`'s built-in routes). Every provider registered under
+ * controllers (for instance `effect-strata/oauth`'s built-in routes). Every provider registered under
  * it, in any module of the graph, adds its routes to the app.
  *
  * @since 0.1.0

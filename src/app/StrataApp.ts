@@ -88,7 +88,7 @@ export class StrataApp {
    * import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
    * import * as NodeRuntime from "@effect/platform-node/NodeRuntime";
    * import { Effect, Layer } from "effect";
-   * import { CorsMiddleware, jsonResponse, StrataApp, StrataServer } from "strata";
+   * import { CorsMiddleware, jsonResponse, StrataApp, StrataServer } from "effect-strata";
    *
    * declare class AppModule {} // the app's root module
    * const MyRoutes = HttpLayerRouter.add("GET", "/ping", Effect.sync(() => jsonResponse("pong")));

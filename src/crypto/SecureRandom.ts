@@ -56,9 +56,12 @@ const cryptoRandom: SecureRandomService = {
  * @since 0.1.0
  * @category randomness
  */
-export class SecureRandom extends Context.Reference<SecureRandom>()("strata/oauth/SecureRandom", {
-  defaultValue: () => cryptoRandom,
-}) {
+export class SecureRandom extends Context.Reference<SecureRandom>()(
+  "effect-strata/oauth/SecureRandom",
+  {
+    defaultValue: () => cryptoRandom,
+  },
+) {
   /** Node's CSPRNG. */
   static readonly layer: Layer.Layer<SecureRandom> = Layer.succeed(SecureRandom, cryptoRandom);
 

@@ -75,7 +75,7 @@ export interface DevIdentityProviderService {
  * @since 0.1.0
  * @category service
  */
-export class DevIdentityProvider extends Context.Tag("strata/devidp/DevIdentityProvider")<
+export class DevIdentityProvider extends Context.Tag("effect-strata/devidp/DevIdentityProvider")<
   DevIdentityProvider,
   DevIdentityProviderService
 >() {}

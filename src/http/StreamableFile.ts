@@ -20,7 +20,7 @@ export interface StreamableFileOptions {
  *
  * @example
  * import { createReadStream } from "node:fs";
- * import { Controller, Get, StreamableFile } from "strata";
+ * import { Controller, Get, StreamableFile } from "effect-strata";
  *
  * @Controller("reports")
  * class ReportsController {

@@ -29,7 +29,7 @@ export interface MessageEvent {
  *
  * @example
  * import { interval, map, type Observable } from "rxjs";
- * import { Controller, type MessageEvent, Sse } from "strata";
+ * import { Controller, type MessageEvent, Sse } from "effect-strata";
  *
  * @Controller("clock")
  * class ClockController {

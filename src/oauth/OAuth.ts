@@ -347,7 +347,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
  * @example
  * import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
  * import { Layer, Redacted } from "effect";
- * import { OAuth } from "strata/oauth";
+ * import { OAuth } from "effect-strata/oauth";
  *
  * const OAuthLive = OAuth.layer({
  *   providers: {
@@ -362,7 +362,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
  * @since 0.1.0
  * @category pipeline
  */
-export class OAuth extends Context.Tag("strata/oauth/OAuth")<OAuth, OAuthService>() {
+export class OAuth extends Context.Tag("effect-strata/oauth/OAuth")<OAuth, OAuthService>() {
   /** The pipeline over the providers in context (mocked providers in tests). */
   static readonly layerFromProviders: Layer.Layer<OAuth, never, OAuthProviders> = Layer.effect(
     OAuth,

@@ -299,7 +299,7 @@ export const make = (options: OAuthApiOptions) => {
   return HttpApi.make("oauth")
     .add(
       routes.annotateContext(
-        OpenApi.annotations({ title: "OAuth", description: "Social login (strata/oauth)" }),
+        OpenApi.annotations({ title: "OAuth", description: "Social login (effect-strata/oauth)" }),
       ),
     )
     .annotateContext(OpenApi.annotations({ transform: withoutDecodeErrors }));

@@ -1,5 +1,5 @@
 /**
- * The configuration of `strata/oauth`: per-provider credentials, default scopes, timeouts and
+ * The configuration of `effect-strata/oauth`: per-provider credentials, default scopes, timeouts and
  * the profile size cap; from code, or from environment variables with Effect `Config`.
  *
  * @since 0.1.0

@@ -61,7 +61,7 @@ export const toOAuthErrorCode = (value: unknown): OAuthErrorCode =>
  * @category errors
  */
 export class UnknownProvider extends Schema.TaggedError<UnknownProvider>(
-  "strata/oauth/UnknownProvider",
+  "effect-strata/oauth/UnknownProvider",
 )("UnknownProvider", {}, HttpApiSchema.annotations({ status: 404 })) {
   /** The HTTP status the built-in routes answer with. */
   get httpStatus(): number {
@@ -106,7 +106,9 @@ export const InvalidStateReason = Schema.Literal(
  * @since 0.1.0
  * @category errors
  */
-export class InvalidState extends Schema.TaggedError<InvalidState>("strata/oauth/InvalidState")(
+export class InvalidState extends Schema.TaggedError<InvalidState>(
+  "effect-strata/oauth/InvalidState",
+)(
   "InvalidState",
   { provider: Schema.String, reason: InvalidStateReason },
   HttpApiSchema.annotations({ status: 401 }),
@@ -137,7 +139,7 @@ export class InvalidState extends Schema.TaggedError<InvalidState>("strata/oauth
  * @category errors
  */
 export class ProviderErrorResponse extends Schema.TaggedError<ProviderErrorResponse>(
-  "strata/oauth/ProviderErrorResponse",
+  "effect-strata/oauth/ProviderErrorResponse",
 )(
   "ProviderErrorResponse",
   { provider: Schema.String, oauthError: OAuthErrorCode },
@@ -170,7 +172,9 @@ export class ProviderErrorResponse extends Schema.TaggedError<ProviderErrorRespo
  * @since 0.1.0
  * @category errors
  */
-export class CodeRejected extends Schema.TaggedError<CodeRejected>("strata/oauth/CodeRejected")(
+export class CodeRejected extends Schema.TaggedError<CodeRejected>(
+  "effect-strata/oauth/CodeRejected",
+)(
   "CodeRejected",
   { provider: Schema.String, oauthError: OAuthErrorCode },
   HttpApiSchema.annotations({ status: 401 }),
@@ -203,7 +207,7 @@ export class CodeRejected extends Schema.TaggedError<CodeRejected>("strata/oauth
  * @category errors
  */
 export class TokenResponseMalformed extends Schema.TaggedError<TokenResponseMalformed>(
-  "strata/oauth/TokenResponseMalformed",
+  "effect-strata/oauth/TokenResponseMalformed",
 )(
   "TokenResponseMalformed",
   { provider: Schema.String, status: Schema.optional(Schema.Number) },
@@ -235,7 +239,7 @@ export class TokenResponseMalformed extends Schema.TaggedError<TokenResponseMalf
  * @category errors
  */
 export class ProviderUnreachable extends Schema.TaggedError<ProviderUnreachable>(
-  "strata/oauth/ProviderUnreachable",
+  "effect-strata/oauth/ProviderUnreachable",
 )(
   "ProviderUnreachable",
   {
@@ -273,7 +277,7 @@ export class ProviderUnreachable extends Schema.TaggedError<ProviderUnreachable>
  * @category errors
  */
 export class ProviderTimeout extends Schema.TaggedError<ProviderTimeout>(
-  "strata/oauth/ProviderTimeout",
+  "effect-strata/oauth/ProviderTimeout",
 )(
   "ProviderTimeout",
   {
@@ -309,7 +313,7 @@ export class ProviderTimeout extends Schema.TaggedError<ProviderTimeout>(
  * @category errors
  */
 export class ProfileFetchFailed extends Schema.TaggedError<ProfileFetchFailed>(
-  "strata/oauth/ProfileFetchFailed",
+  "effect-strata/oauth/ProfileFetchFailed",
 )(
   "ProfileFetchFailed",
   {
@@ -346,7 +350,7 @@ export class ProfileFetchFailed extends Schema.TaggedError<ProfileFetchFailed>(
  * @category errors
  */
 export class InvalidRedirect extends Schema.TaggedError<InvalidRedirect>(
-  "strata/oauth/InvalidRedirect",
+  "effect-strata/oauth/InvalidRedirect",
 )("InvalidRedirect", { parameter: Schema.Literal("successRedirect", "errorRedirect") }) {
   /** The HTTP status the built-in routes answer with. */
   get httpStatus(): number {
@@ -375,7 +379,7 @@ export class InvalidRedirect extends Schema.TaggedError<InvalidRedirect>(
  * @category errors
  */
 export class TransactionStoreFull extends Schema.TaggedError<TransactionStoreFull>(
-  "strata/oauth/TransactionStoreFull",
+  "effect-strata/oauth/TransactionStoreFull",
 )("TransactionStoreFull", {}, HttpApiSchema.annotations({ status: 503 })) {
   /** The HTTP status the built-in routes answer with. */
   get httpStatus(): number {

@@ -99,7 +99,7 @@ export interface OAuthProviderService {
  * @since 0.1.0
  * @category providers
  */
-export class OAuthProvider extends Context.Tag("strata/oauth/OAuthProvider")<
+export class OAuthProvider extends Context.Tag("effect-strata/oauth/OAuthProvider")<
   OAuthProvider,
   OAuthProviderService
 >() {}

@@ -1,6 +1,6 @@
 /**
  * Where `OAuthModule.forRoot` gets its providers: the live ones of its configuration, unless
- * a test replaces the source (`strata/testing`'s `MockProvider.source(...)`).
+ * a test replaces the source (`effect-strata/testing`'s `MockProvider.source(...)`).
  *
  * @since 0.1.0
  */

@@ -53,7 +53,7 @@ const isProviderName = (name: string): boolean =>
  * @since 0.1.0
  * @category providers
  */
-export class OAuthProviders extends Context.Tag("strata/oauth/OAuthProviders")<
+export class OAuthProviders extends Context.Tag("effect-strata/oauth/OAuthProviders")<
   OAuthProviders,
   OAuthProvidersService
 >() {

@@ -1,5 +1,5 @@
 /**
- * The five providers `strata/oauth` supports, and their default scopes.
+ * The five providers `effect-strata/oauth` supports, and their default scopes.
  *
  * @since 0.1.0
  */

@@ -127,7 +127,7 @@ const refusal = (store: "cookie" | "memory", maxEntries: number) => {
  * @since 0.1.0
  * @category transaction
  */
-export class TransactionStore extends Context.Tag("strata/oauth/TransactionStore")<
+export class TransactionStore extends Context.Tag("effect-strata/oauth/TransactionStore")<
   TransactionStore,
   TransactionStoreService
 >() {

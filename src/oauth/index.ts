@@ -1,5 +1,5 @@
 /**
- * `strata/oauth`: OAuth 2.0 social login for google, microsoft, github, facebook and twitter
+ * `effect-strata/oauth`: OAuth 2.0 social login for google, microsoft, github, facebook and twitter
  * on arctic, and any OpenID Connect provider (`type: "oidc"`), as a composable Effect
  * pipeline (`OAuth`, `OAuthRoutes`, provider Layers) and as a classic module
  * (`OAuthModule.forRoot`, `OAuthService`, `OAuthCallbackHandler`).

@@ -55,8 +55,8 @@ export const document = <R = never>(
  * import type { HttpApi } from "@effect/platform";
  * import type * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
  * import { Layer } from "effect";
- * import { OpenApiDocs, StrataServer } from "strata";
- * import { OAuthRoutes } from "strata/oauth";
+ * import { OpenApiDocs, StrataServer } from "effect-strata";
+ * import { OAuthRoutes } from "effect-strata/oauth";
  *
  * declare const BooksApi: HttpApi.HttpApi.Any; // HttpApi.make("books").add(...)
  * declare const BooksRoutes: Layer.Layer<never, never, HttpLayerRouter.HttpRouter>; // its handlers

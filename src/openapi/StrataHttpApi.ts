@@ -343,7 +343,7 @@ const compile = (
  * @example
  * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform";
  * import { Effect, Schema } from "effect";
- * import { StrataHttpApi } from "strata";
+ * import { StrataHttpApi } from "effect-strata";
  *
  * const Api = HttpApi.make("api").add(
  *   HttpApiGroup.make("hello").add(
@@ -396,7 +396,7 @@ const addedRoutes = new WeakMap<object, Set<HttpRouter.Route<unknown, unknown>>>
  * @example
  * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform";
  * import { Effect, Layer, Schema } from "effect";
- * import { StrataHttpApi, StrataServer } from "strata";
+ * import { StrataHttpApi, StrataServer } from "effect-strata";
  *
  * const Api = HttpApi.make("api").add(
  *   HttpApiGroup.make("hello").add(

@@ -38,8 +38,8 @@ export interface CallHandler<T = unknown> {
  *
  * @example
  * import { map } from "rxjs";
- * import type { CallHandler, ExecutionContext, NestInterceptor } from "strata";
- * import { Interceptor } from "strata";
+ * import type { CallHandler, ExecutionContext, NestInterceptor } from "effect-strata";
+ * import { Interceptor } from "effect-strata";
  *
  * class Envelope extends Interceptor {
  *   async intercept(_context: ExecutionContext, next: CallHandler) {

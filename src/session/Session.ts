@@ -79,7 +79,7 @@ export interface SessionTag<A> extends Context.Tag<Session, SessionApi<A>> {
 }
 
 /** The service's key: every typed view ({@link Session.make}) reads the same service. */
-const KEY = "strata/session/Session";
+const KEY = "effect-strata/session/Session";
 
 /**
  * The session service. Read it through the typed view of {@link Session.make} (`yield*

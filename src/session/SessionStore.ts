@@ -95,7 +95,7 @@ export interface SessionStoreService {
  * @since 0.1.0
  * @category store
  */
-export class SessionStore extends Context.Tag("strata/session/SessionStore")<
+export class SessionStore extends Context.Tag("effect-strata/session/SessionStore")<
   SessionStore,
   SessionStoreService
 >() {}

@@ -1,5 +1,5 @@
 /**
- * `strata/session`: signed in, stays signed in, signs out. One `Session` service on the Effect
+ * `effect-strata/session`: signed in, stays signed in, signs out. One `Session` service on the Effect
  * face; `SessionModule.forRoot`, `SessionService`, `SessionGuard` and `@CurrentUser()` on the
  * classic face. Session data is typed by a Schema the app gives; sessions live in a sealed
  * cookie (default), in Redis, or in memory (tests).

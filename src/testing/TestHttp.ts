@@ -30,8 +30,8 @@ export interface ServeTestOptions extends ServeOptions {
  * import { HttpClient } from "@effect/platform";
  * import { expect, layer } from "@effect/vitest";
  * import { Effect } from "effect";
- * import { StrataApp } from "strata";
- * import { serveTest } from "strata/testing";
+ * import { StrataApp } from "effect-strata";
+ * import { serveTest } from "effect-strata/testing";
  *
  * declare class AppModule {} // the app's root module
  *

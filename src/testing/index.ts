@@ -1,5 +1,5 @@
 /**
- * `strata/testing`: testing modules with provider overrides, real in-process HTTP requests
+ * `effect-strata/testing`: testing modules with provider overrides, real in-process HTTP requests
  * against a compiled app (classic) or a Layer of routes (Effect), and mocked OAuth providers
  * for logins without network (`MockProvider`, both faces).
  *

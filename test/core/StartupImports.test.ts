@@ -11,7 +11,7 @@ export function initialize({ port }) { port.on("message", () => port.postMessage
 export async function load(url, context, next) { loaded.push(url); return next(url, context); }`;
 
 /**
- * The modules a fresh node has loaded after importing `strata`, as paths under node_modules:
+ * The modules a fresh node has loaded after importing `effect-strata`, as paths under node_modules:
  * the ES modules its loader loaded and the CommonJS modules in `require`'s cache.
  */
 const loadedAfterImport = (): ReadonlyArray<string> =>
@@ -31,7 +31,7 @@ const loadedAfterImport = (): ReadonlyArray<string> =>
            data: { port: port2 },
            transferList: [port2],
          });
-         await import("strata");
+         await import("effect-strata");
          port1.postMessage("list");
          const imported = await new Promise((resolve) => port1.once("message", resolve));
          port1.close();

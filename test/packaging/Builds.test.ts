@@ -11,7 +11,7 @@ const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, impo
 const node = (...args: ReadonlyArray<string>) =>
   execFileSync(process.execPath, args, { cwd: root, encoding: "utf8" }).trim();
 
-/** Runs a fixture app of this repository, which resolves `strata` to itself (its dist/). */
+/** Runs a fixture app of this repository, which resolves `effect-strata` to itself (its dist/). */
 const run = fixtureApps();
 const start = (file: string, lines: number) => run(fixture(file), lines, { cwd: root });
 
@@ -23,7 +23,12 @@ beforeAll(() => {
 
 describe("the package's entry points", () => {
   it("give `require` the CommonJS build and `import` the ESM build", () => {
-    for (const entry of ["strata", "strata/oauth", "strata/testing", "strata/devidp"]) {
+    for (const entry of [
+      "effect-strata",
+      "effect-strata/oauth",
+      "effect-strata/testing",
+      "effect-strata/devidp",
+    ]) {
       const required = node("-p", `require.resolve(${JSON.stringify(entry)})`);
       const imported = node(
         "--input-type=module",

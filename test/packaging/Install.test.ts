@@ -17,7 +17,7 @@ import { fixtureApps, getJson } from "./fixtureApps.js";
 
 // The package as an app gets it: `npm pack` (its prepack removes the repository-only
 // `strata-source` condition), then the README's install command with the tarball for
-// `strata`, into a fresh app outside this repository. The packages come from the npm registry
+// `effect-strata`, into a fresh app outside this repository. The packages come from the npm registry
 // (or npm's cache); no install script runs. Slow: one `npm install` per case.
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url));
@@ -43,11 +43,11 @@ const npm = (cwd: string, ...args: ReadonlyArray<string>) =>
     timeout: INSTALL_TIMEOUT,
   });
 
-/** The packages of the README's install command (`strata` first). */
+/** The packages of the README's install command (`effect-strata` first). */
 const readmeInstall = () => {
   const readme = readFileSync(join(root, "README.md"), "utf8");
-  const line = readme.split("\n").find((text) => text.startsWith("npm install strata "));
-  if (line === undefined) throw new Error("README.md has no `npm install strata ...` line");
+  const line = readme.split("\n").find((text) => text.startsWith("npm install effect-strata "));
+  if (line === undefined) throw new Error("README.md has no `npm install effect-strata ...` line");
   return line.split(/\s+/).slice(2);
 };
 
@@ -98,7 +98,7 @@ describe("the tarball installed with the README's command (Effect 3)", () => {
     // @types/node for the TypeScript fixture, as a TypeScript app has it.
     const result = npm(app, "install", "--ignore-scripts", tarball, ...peers, "@types/node@^20");
     if (result.status !== 0) throw new Error(`npm install failed:\n${result.stderr}`);
-    installed = join(app, "node_modules", "strata");
+    installed = join(app, "node_modules", "effect-strata");
   }, INSTALL_TIMEOUT);
 
   it(
@@ -209,15 +209,15 @@ describe("the tarball next to Effect 4", () => {
       // that of an @effect package Strata peers on.
       expect(result.stderr).toMatch(/Found: effect@4\./);
       expect(result.stderr).toMatch(/peer effect@"\^3\.[\d.]+" from (strata|@effect\/)/);
-      expect(result.stderr).toContain(`from strata@${pkg.version}`);
-      expect(existsSync(join(app, "node_modules", "strata"))).toBe(false);
+      expect(result.stderr).toContain(`from effect-strata@${pkg.version}`);
+      expect(existsSync(join(app, "node_modules", "effect-strata"))).toBe(false);
       const started = spawnSync(process.execPath, ["main.cjs"], {
         cwd: app,
         env,
         encoding: "utf8",
       });
       expect(started.status).not.toBe(0);
-      expect(started.stderr).toContain("Cannot find module 'strata'");
+      expect(started.stderr).toContain("Cannot find module 'effect-strata'");
     },
     INSTALL_TIMEOUT,
   );

@@ -23,7 +23,7 @@ export interface PostgresPlace {
   readonly dir: string;
 }
 
-/** The maintenance database's URL on `place` (user `strata`, trust authentication). */
+/** The maintenance database's URL on `place` (user `effect-strata`, trust authentication). */
 export const postgresUrl = (place: PostgresPlace, database = "postgres"): string =>
   `postgres://strata@127.0.0.1:${place.port}/${database}`;
 

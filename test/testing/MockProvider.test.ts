@@ -5,7 +5,7 @@ import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest";
 import { expect, layer } from "@effect/vitest";
 import { Effect, Layer, Redacted } from "effect";
-import { MockProvider, serveTest } from "strata/testing";
+import { MockProvider, serveTest } from "effect-strata/testing";
 import { AppRoutes, AppServices } from "../../examples/effect-social-login/app.js";
 
 // The app of examples/effect-social-login: its routes and services, google mocked.

@@ -2,9 +2,9 @@
 // Test.createTestingModule with its OAuth providers swapped for mocks, then signed in over
 // real HTTP and its protected /me route opened with the session cookie.
 import { Schema } from "effect";
-import type { StrataApp } from "strata";
-import { OAuthProviderSource } from "strata/oauth";
-import { MockProvider, request, Test, type TestingModule } from "strata/testing";
+import type { StrataApp } from "effect-strata";
+import { OAuthProviderSource } from "effect-strata/oauth";
+import { MockProvider, request, Test, type TestingModule } from "effect-strata/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppModule } from "../../examples/social-login/app.js";
 

@@ -1,11 +1,11 @@
-// strata/testing's MockProvider beyond the README's example: every failure step, the real
+// effect-strata/testing's MockProvider beyond the README's example: every failure step, the real
 // checks (state, cookie, PKCE, iss) around the mock, custom providers, one provider Layer.
 import * as Cookies from "@effect/platform/Cookies";
 import * as HttpClient from "@effect/platform/HttpClient";
 import { describe, expect, it, layer } from "@effect/vitest";
 import { Effect, Layer, Option, Redacted } from "effect";
-import { OAuth, OAuthProviders, OAuthRoutes } from "strata/oauth";
-import { MockProvider, serveTest } from "strata/testing";
+import { OAuth, OAuthProviders, OAuthRoutes } from "effect-strata/oauth";
+import { MockProvider, serveTest } from "effect-strata/testing";
 
 const FAILING = MockProvider.layer(
   { provider: "google", fail: "code_rejected" },

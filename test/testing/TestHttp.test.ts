@@ -1,12 +1,12 @@
-// strata/testing's HTTP helpers: `serveTest`'s client and redirects, `TestResponse.json`.
+// effect-strata/testing's HTTP helpers: `serveTest`'s client and redirects, `TestResponse.json`.
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
 import * as HttpClient from "@effect/platform/HttpClient";
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, layer } from "@effect/vitest";
 import { Effect, Layer, Schema } from "effect";
-import { Controller, Get, Module, type StrataApp } from "strata";
-import { request, serveTest, Test } from "strata/testing";
+import { Controller, Get, Module, type StrataApp } from "effect-strata";
+import { request, serveTest, Test } from "effect-strata/testing";
 import { afterAll, beforeAll, it } from "vitest";
 
 const Routes = Layer.mergeAll(

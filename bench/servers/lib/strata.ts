@@ -22,11 +22,11 @@ export const strataPath: string = process.env.STRATA_DIST
       new URL(`../../../dist/${format === "cjs" ? "cjs" : "src"}/index.js`, import.meta.url),
     );
 
-/** The specifier {@link loadStrata} takes for Strata's `strata/oauth` entry (same build). */
-export const STRATA_OAUTH = "strata/oauth";
+/** The specifier {@link loadStrata} takes for Strata's `effect-strata/oauth` entry (same build). */
+export const STRATA_OAUTH = "effect-strata/oauth";
 
-/** The specifier {@link loadStrata} takes for Strata's `strata/session` entry (same build). */
-export const STRATA_SESSION = "strata/session";
+/** The specifier {@link loadStrata} takes for Strata's `effect-strata/session` entry (same build). */
+export const STRATA_SESSION = "effect-strata/session";
 
 /** Strata's own entries other than the core one, by specifier. */
 const ENTRIES: ReadonlySet<string> = new Set([STRATA_OAUTH, STRATA_SESSION]);
@@ -48,7 +48,7 @@ export const loadStrata = async (...specifiers: ReadonlyArray<string>): Promise<
       `Strata build not found at ${strataPath} (run \`npm run build\` in the project root)`,
     );
   }
-  // `strata/oauth` is `oauth/index.js` beside the core entry, in either build.
+  // `effect-strata/oauth` is `oauth/index.js` beside the core entry, in either build.
   const entryPath = (specifier: string) =>
     join(dirname(strataPath), specifier.slice("strata/".length), "index.js");
   if (format === "cjs") {

@@ -34,6 +34,9 @@ const preResponse: CookieSinkService = (pending) => {
 };
 
 /** The cookie sink of the running code: the request's response, unless provided otherwise. */
-export class CookieSink extends Context.Reference<CookieSink>()("strata/session/CookieSink", {
-  defaultValue: () => preResponse,
-}) {}
+export class CookieSink extends Context.Reference<CookieSink>()(
+  "effect-strata/session/CookieSink",
+  {
+    defaultValue: () => preResponse,
+  },
+) {}

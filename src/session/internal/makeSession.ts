@@ -65,7 +65,7 @@ export const makeSession = <A, I>(
   const encode = Schema.encode(schema);
   // Each request's state lives on the request object, under a symbol of this service's own:
   // a WeakMap keyed by requests costs about a microsecond a request in V8 (ephemerons).
-  const stateKey = Symbol("strata/session/RequestState");
+  const stateKey = Symbol("effect-strata/session/RequestState");
   // Decoded data, by the record it was decoded from: a store that answers the same record
   // object for the same cookie (the sealed-cookie store's cache) is decoded once.
   const decoded = new WeakMap<SessionRecord, Option.Option<A>>();
