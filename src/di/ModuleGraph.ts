@@ -173,7 +173,7 @@ const classDependencies = (cls: Type<unknown>, context: string): ReadonlyArray<D
     }
     if (types === undefined) {
       throw new StartupError({
-        message: `Cannot inject ${where}: ${cls.name} has no type metadata ("design:paramtypes"). esbuild (the default transform of vitest, Vite and tsx) never emits it: compile with tsc or swc and "emitDecoratorMetadata" (under vitest, the unplugin-swc plugin: see the README's Testing section), decorate the class (@Injectable() or @Controller()), import "reflect-metadata" once, or mark the parameter with @Inject(token).`,
+        message: `Cannot inject ${where}: ${cls.name} has no type metadata ("design:paramtypes"). esbuild (the default transform of vitest, Vite and tsx) never emits it: compile with tsc or swc and "emitDecoratorMetadata" (under vitest, the unplugin-swc plugin: see "Decorator metadata under vitest" in docs/testing.md), decorate the class (@Injectable() or @Controller()), import "reflect-metadata" once, or mark the parameter with @Inject(token).`,
       });
     }
     const type = types[index];

@@ -196,7 +196,7 @@ export const controllerRoutes = (
           declaredBySource.has(meta.source)
         ) {
           return yield* new StartupError({
-            message: `${where} has no parameter type metadata ("design:paramtypes"), so the ValidationPipe of its parameter #${meta.index} cannot see the type it is declared with. esbuild (the default transform of vitest, Vite and tsx) never emits it: compile with tsc or swc and "emitDecoratorMetadata" (under vitest, the unplugin-swc plugin: see the README's Testing section), or give the DTO or Schema to the decorator (@Body(CreateCatDto)).`,
+            message: `${where} has no parameter type metadata ("design:paramtypes"), so the ValidationPipe of its parameter #${meta.index} cannot see the type it is declared with. esbuild (the default transform of vitest, Vite and tsx) never emits it: compile with tsc or swc and "emitDecoratorMetadata" (under vitest, the unplugin-swc plugin: see "Decorator metadata under vitest" in docs/testing.md), or give the DTO or Schema to the decorator (@Body(CreateCatDto)).`,
           });
         }
         for (const ref of pipes) {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -123,6 +124,11 @@ describe("startup errors", () => {
     expect(error.message).toContain("parameter #0 of Decorated");
     expect(error.message).toContain('no type metadata ("design:paramtypes")');
     expect(error.message).toContain("unplugin-swc");
+    // It points to a section that exists.
+    expect(error.message).toContain('see "Decorator metadata under vitest" in docs/testing.md');
+    expect(readFileSync("docs/testing.md", "utf8")).toMatch(
+      /^## Decorator metadata under vitest$/m,
+    );
   });
 
   it("refuses a parameter typed as an interface without @Inject", async () => {

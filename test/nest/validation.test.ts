@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Type } from "class-transformer";
 import { IsBoolean, IsInt, IsOptional, IsString, Max, Min, ValidateNested } from "class-validator";
 import * as Schema from "effect/Schema";
@@ -410,7 +411,10 @@ describe("startup errors", () => {
     const app = new StrataApp(BareModule, { globalPipes: [new ValidationPipe()] });
     apps.push(app);
     await expect(app.listen(0)).rejects.toThrow(
-      /BareController\.create has no parameter type metadata \("design:paramtypes"\).*parameter #0.*esbuild/,
+      /BareController\.create has no parameter type metadata \("design:paramtypes"\).*parameter #0.*esbuild.*see "Decorator metadata under vitest" in docs\/testing\.md/,
+    );
+    expect(readFileSync("docs/testing.md", "utf8")).toMatch(
+      /^## Decorator metadata under vitest$/m,
     );
   });
 
