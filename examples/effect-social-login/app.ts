@@ -1,6 +1,7 @@
 // Social login, Effect face: the same app as examples/social-login, composed from Layers:
 // the OAuth pipeline, a transaction store, the built-in routes signing the app's user in with
-// a session (the user found or created by the app's own service), and a `/me` route.
+// a session (the user found or created by the app's own service), a home route (where a
+// sign-in lands) and a `/me` route. Providers.ts says which providers sign in where.
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
@@ -76,11 +77,27 @@ const Me = HttpLayerRouter.add(
   Effect.map(AppSession.require, (user) => jsonResponse(user)),
 );
 
+/** What `GET /` answers: the signed-in user, or where to sign in. */
+const homeOf = (providers: ReadonlyArray<string>) =>
+  Effect.map(AppSession.current, (user) =>
+    jsonResponse(
+      Option.match(user, {
+        onNone: () => ({ signedIn: false, signIn: providers.map((name) => `/auth/${name}`) }),
+        onSome: (user) => ({ signedIn: true, user, signOut: "POST /auth/logout" }),
+      }),
+    ),
+  );
+
+/** `GET /`, where a sign-in lands: the provider list is read once, when the route is added. */
+const Home = HttpLayerRouter.use((router) =>
+  Effect.flatMap(OAuth, (oauth) => router.add("GET", "/", homeOf(oauth.providers))),
+);
+
 /**
  * Every route of the app: `/auth/:provider` and its callback (which signs the user in with a
- * session and redirects home), `GET /auth/session`, `POST /auth/logout` and `/me`.
+ * session and redirects home), `GET /auth/session`, `POST /auth/logout`, `/` and `/me`.
  */
-export const AppRoutes = Layer.mergeAll(OAuthRoutes.layer(appRoutesOptions), Me);
+export const AppRoutes = Layer.mergeAll(OAuthRoutes.layer(appRoutesOptions), Home, Me);
 
 /** The OAuth services the routes use: the pipeline and a sealed-cookie transaction store. */
 export const OAuthLive = (config: OAuthConfig, sealingKey?: Redacted.Redacted<string>) =>

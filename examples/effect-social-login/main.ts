@@ -8,33 +8,39 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
 import { StrataServer } from "effect-strata";
-import { oauthConfigFromEnv } from "effect-strata/oauth";
 import { AppRoutes, AppServices, OAuthLive } from "./app.js";
+import { Providers } from "./Providers.js";
 
 const port = Number(process.env.PORT ?? 3000);
 
-// Configuration from the environment: <PROVIDER>_CLIENT_ID / _CLIENT_SECRET, OAUTH_REDIRECT_URI
-// (e.g. http://localhost:3000/auth/{provider}/callback), OAUTH_SEALING_KEY, SESSION_SECRET.
+// Configuration from the environment: <PROVIDER>_CLIENT_ID / _CLIENT_SECRET and
+// OAUTH_REDIRECT_URI (e.g. http://localhost:3000/auth/{provider}/callback) for real providers
+// (every other one signs in at the development identity provider), OAUTH_SEALING_KEY,
+// SESSION_SECRET.
 const Services = Layer.unwrapEffect(
   Effect.gen(function* () {
-    const oauth = yield* oauthConfigFromEnv;
+    const { config, development, idpUrl } = yield* Providers;
     const sealingKey = yield* Config.option(Config.redacted("OAUTH_SEALING_KEY"));
     const sessionSecret = yield* Config.redacted("SESSION_SECRET").pipe(
       Config.withDefault(Redacted.make(randomBytes(32).toString("base64url"))),
     );
-    yield* Effect.log(
-      `Providers: ${Object.keys(oauth.providers).join(", ") || "none (set e.g. GITHUB_CLIENT_ID)"}`,
-    );
+    for (const name of development) {
+      const env = name.toUpperCase();
+      yield* Effect.log(
+        `${name}: development identity provider at ${Option.getOrElse(idpUrl, () => "")} (set ${env}_CLIENT_ID and ${env}_CLIENT_SECRET for the real one)`,
+      );
+    }
     return Layer.merge(
-      OAuthLive(oauth, Option.getOrUndefined(sealingKey)),
+      OAuthLive(config, Option.getOrUndefined(sealingKey)),
       AppServices(sessionSecret),
     );
   }),
-);
+  // The development identity provider lives as long as the app.
+).pipe(Layer.provide(Providers.layer(port)));
 
 const LogAddress = Layer.effectDiscard(
   HttpServer.addressFormattedWith((address) =>
-    Effect.log(`effect-social-login listening on ${address} (sign in at /auth/<provider>)`),
+    Effect.log(`effect-social-login listening on ${address}: open http://localhost:${port}/`),
   ),
 );
 

@@ -69,6 +69,15 @@ layer(App, { excludeTestServices: true })("examples/effect-social-login", (it) =
         expect(yield* get("/me", { cookie: session })).toMatchObject({ status: 200, body: user });
       }
       expect(yield* get("/auth/session", { cookie: session })).toMatchObject({ body: user });
+      // Home, where the sign-in landed, answers the user; signed out, where to sign in.
+      expect(yield* get("/", { cookie: session })).toMatchObject({
+        status: 200,
+        body: { signedIn: true, user },
+      });
+      expect(yield* get("/")).toMatchObject({
+        status: 200,
+        body: { signedIn: false, signIn: ["/auth/github", "/auth/twitter"] },
+      });
       expect((yield* get("/me")).status).toBe(401);
       const out = yield* send(HttpClientRequest.post("/auth/logout"), {
         cookie: session,
