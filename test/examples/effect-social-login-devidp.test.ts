@@ -2,90 +2,23 @@
 // credentials: a child process on a free port whose providers all sign in at the development
 // identity provider (Providers.ts). A browser is played by hand over real HTTP: a cookie jar
 // on http://localhost:<port>, redirects followed one by one, the sign-in page's form posted.
-import { type ChildProcess, spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { CookieJar } from "../support/cookieJar.js";
 import { freePort } from "../support/freePort.js";
+import { pickUser, type RunningScript, runScript } from "./runScript.js";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
 const SESSION = "strata_session";
 
-/** The example's process: what it printed, and how it ended. */
-interface Run {
-  readonly url: string;
-  readonly output: () => string;
-  /** Resolves with the exit code once the process has exited. */
-  readonly exited: Promise<number | null>;
-  readonly child: ChildProcess;
-}
-
-const runs: Array<Run> = [];
+const runs: Array<RunningScript> = [];
 afterEach(async () => {
-  for (const run of runs.splice(0)) {
-    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGTERM");
-    await run.exited;
-  }
+  await Promise.all(runs.splice(0).map((run) => run.stop()));
 });
 
-/**
- * Runs the example's main.ts on a free port with no provider variable but those of `env`;
- * resolves once it printed its listening line, or once it exited.
- */
-const runExample = async (env: Record<string, string> = {}): Promise<Run> => {
-  const port = await freePort();
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) =>
-        !/_CLIENT_(ID|SECRET)$|^OAUTH_|^SESSION_SECRET$|^NODE_ENV$|_REDIRECT_URI$/.test(name),
-    ),
-  );
-  const child = spawn(
-    process.execPath,
-    [
-      "--conditions=strata-source",
-      "--import",
-      "./scripts/register.mjs",
-      "examples/effect-social-login/main.ts",
-    ],
-    { cwd: ROOT, env: { ...inherited, PORT: String(port), ...env }, stdio: "pipe" },
-  );
-  let output = "";
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const url = `http://localhost:${port}`;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(`open ${url}/`)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
-    void exited.then(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  const run = { url, output: () => output, exited, child };
+/** The example's main.ts on a free port, with no provider variable but those of `env`. */
+const runExample = async (env: Record<string, string> = {}) => {
+  const run = await runScript("examples/effect-social-login/main.ts", await freePort(), env);
   runs.push(run);
   return run;
-};
-
-/** Answers the development identity provider's sign-in page as `user`; returns the callback URL. */
-const pickUser = async (authorization: URL, user: string) => {
-  const page = await fetch(authorization, { redirect: "manual" });
-  expect(page.status).toBe(200);
-  const requestId = /name="request" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-  const posted = await fetch(authorization.origin + authorization.pathname, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ request: requestId, user }).toString(),
-  });
-  expect(posted.status).toBe(303);
-  return new URL(posted.headers.get("location") ?? "");
 };
 
 const providers = ["google", "microsoft", "github", "facebook", "twitter"] as const;
