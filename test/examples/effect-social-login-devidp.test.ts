@@ -116,6 +116,14 @@ describe("examples/effect-social-login without credentials", () => {
     expect(run.output()).not.toContain("github-secret");
   }, 60_000);
 
+  it("a provider half configured refuses to start (exit 1), naming the missing variable, never the secret", async () => {
+    const run = await runExample({ GITHUB_CLIENT_SECRET: "a-github-secret" });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain("GITHUB_CLIENT_ID is required when GITHUB_CLIENT_SECRET is set");
+    expect(run.output()).not.toContain("a-github-secret");
+    expect(run.output()).not.toContain("development identity provider at");
+  }, 60_000);
+
   it("NODE_ENV=production with a provider unconfigured refuses to start (exit 1), saying why", async () => {
     const run = await runExample({ NODE_ENV: "production" });
     expect(await run.exited).toBe(1);
