@@ -78,15 +78,17 @@ const Me = HttpLayerRouter.add(
 );
 
 /** What `GET /` answers: the signed-in user, or where to sign in. */
-const homeOf = (providers: ReadonlyArray<string>) =>
-  Effect.map(AppSession.current, (user) =>
+const homeOf = (providers: ReadonlyArray<string>) => {
+  const signedOut = { signedIn: false, signIn: providers.map((name) => `/auth/${name}`) };
+  return Effect.map(AppSession.current, (user) =>
     jsonResponse(
       Option.match(user, {
-        onNone: () => ({ signedIn: false, signIn: providers.map((name) => `/auth/${name}`) }),
+        onNone: () => signedOut,
         onSome: (user) => ({ signedIn: true, user, signOut: "POST /auth/logout" }),
       }),
     ),
   );
+};
 
 /** `GET /`, where a sign-in lands: the provider list is read once, when the route is added. */
 const Home = HttpLayerRouter.use((router) =>

@@ -104,6 +104,9 @@ layer(App, { excludeTestServices: true })("examples/effect-social-login", (it) =
         const me = yield* get("/me", { cookie: `strata_session=${value}` });
         expect(me.status).toBe(401);
         expect(me.cookie).toBe("strata_session=");
+        const home = yield* get("/", { cookie: `strata_session=${value}` });
+        expect(home).toMatchObject({ status: 200, body: { signedIn: false } });
+        expect(home.cookie).toBe("strata_session=");
       }
     }),
   );
