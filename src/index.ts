@@ -107,6 +107,8 @@ export {
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from "./http/HttpError.js";
+export * as JsonDepth from "./http/JsonDepth.js";
+export { DEFAULT_JSON_DEPTH_LIMIT } from "./http/JsonDepth.js";
 export { DEFAULT_BODY_LIMIT, readBody } from "./http/RequestBody.js";
 export type { RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
