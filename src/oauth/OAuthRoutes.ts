@@ -11,7 +11,7 @@
  *   `/auth/:provider`; `session` and `logout` are reserved provider names.
  * - With `session.link`: `GET /auth/:provider?intent=link` starts linking the provider account
  *   to the signed-in user (401 `session_required` without a session, 400 `invalid_intent` for
- *   any other intent or without `link`); the intent is kept in the transaction, so the state
+ *   any other intent or without `link`, 403 from another site, judged as a logout is); the intent is kept in the transaction, so the state
  *   binds it, and its callback links instead of signing in (the session must still be there).
  *
  * Statuses: unknown provider 404; missing, invalid, expired or replayed state 401
@@ -107,9 +107,10 @@ export interface OAuthRoutesSession<R = never, E = unknown> {
    */
   readonly link?: (session: OAuthSession, current: unknown) => Effect.Effect<unknown, E, R>;
   /**
-   * Origins a `POST /auth/logout` may come from besides the origins of the providers' redirect
-   * URIs (the app's own). Other requests are refused (403) when `Sec-Fetch-Site` says
-   * another site, or, without it, when they carry another `Origin`.
+   * Origins a `POST /auth/logout` and a link start (`?intent=link`) may come from besides the
+   * origins of the providers' redirect URIs (the app's own). Other requests are refused (403)
+   * when `Sec-Fetch-Site` says another site, or, without it, when they carry another `Origin`
+   * (see `SameOrigin.isCrossSite`).
    */
   readonly origins?: ReadonlyArray<string>;
   /**

@@ -135,12 +135,13 @@ describe("examples/social-login: state-changing requests come from the app's own
   });
 
   it("check 45: a link from the app's own page, typed in, or from a client sending neither header starts", async () => {
-    for (const headers of [
+    const fromHere: ReadonlyArray<Record<string, string>> = [
       { "sec-fetch-site": "same-origin" },
       { "sec-fetch-site": "none" },
       {},
       { origin: app.getUrl() },
-    ]) {
+    ];
+    for (const headers of fromHere) {
       const started = await request(
         app,
         "GET",
