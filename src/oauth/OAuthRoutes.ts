@@ -11,8 +11,9 @@
  *   `/auth/:provider`; `session` and `logout` are reserved provider names.
  * - With `session.link`: `GET /auth/:provider?intent=link` starts linking the provider account
  *   to the signed-in user (401 `session_required` without a session, 400 `invalid_intent` for
- *   any other intent or without `link`, 403 from another site, judged as a logout is); the intent is kept in the transaction, so the state
- *   binds it, and its callback links instead of signing in (the session must still be there).
+ *   any other intent or without `link`, 403 from another site, judged as a logout is); the
+ *   intent is kept in the transaction, so the state binds it, and its callback links instead of
+ *   signing in (the session must still be there).
  *
  * Statuses: unknown provider 404; missing, invalid, expired or replayed state 401
  * `Invalid state`; provider `error=` 401; code rejected 401; provider unreachable, 5xx or
