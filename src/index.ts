@@ -107,6 +107,8 @@ export {
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from "./http/HttpError.js";
+export * as JsonDepth from "./http/JsonDepth.js";
+export { DEFAULT_JSON_DEPTH_LIMIT } from "./http/JsonDepth.js";
 export { DEFAULT_BODY_LIMIT, readBody } from "./http/RequestBody.js";
 export type { RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
@@ -213,6 +215,18 @@ export * as RequestInfo from "./middleware/RequestInfo.js";
  */
 export * as RequestLogger from "./middleware/RequestLogger.js";
 export { LoggerMiddleware, type LoggerOptions } from "./middleware/RequestLogger.js";
+/**
+ * The same-origin check of state-changing requests (the one `POST /auth/logout` uses): a guard,
+ * middleware, or one step of a route.
+ *
+ * @since 0.1.0
+ */
+export * as SameOrigin from "./middleware/SameOrigin.js";
+export {
+  SameOriginGuard,
+  SameOriginMiddleware,
+  type SameOriginOptions,
+} from "./middleware/SameOrigin.js";
 /**
  * Security headers middleware: Content-Security-Policy, HSTS, `X-Content-Type-Options` and related
  * headers on every response.

@@ -1,14 +1,22 @@
 // `POST /accounts/:provider/unlink`: the page's "Unlink" buttons. Never the last account
-// (Accounts refuses it); the session cookie is SameSite=Lax, so another site's form cannot
-// post here signed in.
-import { Controller, Inject, Param, Post, Redirect, UseGuards } from "effect-strata";
+// (Accounts refuses it). Refused cross-site (403) as the logout is: the session cookie is
+// SameSite=Lax, but a sibling subdomain is the same site, and the check costs nothing.
+import {
+  Controller,
+  Inject,
+  Param,
+  Post,
+  Redirect,
+  SameOriginGuard,
+  UseGuards,
+} from "effect-strata";
 import { AccountsHttpError, AccountsService } from "effect-strata/accounts";
 import { CurrentUser, SessionGuard } from "effect-strata/session";
 import type { AppUser } from "./AppUser.js";
 import type { SignedInUser } from "./MeController.js";
 
 @Controller("accounts")
-@UseGuards(SessionGuard) // 401 without a valid session
+@UseGuards(SameOriginGuard, SessionGuard) // 403 cross-site, 401 without a valid session
 export class AccountsController {
   constructor(@Inject(AccountsService) private readonly accounts: AccountsService<AppUser>) {}
 

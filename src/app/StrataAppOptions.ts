@@ -23,6 +23,11 @@ import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
 export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   /** Largest accepted request body in bytes (default 1 MB); larger ones get 413. */
   readonly bodyLimit?: number;
+  /**
+   * Deepest nesting of arrays and objects in a JSON request body (default 1000,
+   * `DEFAULT_JSON_DEPTH_LIMIT`); deeper ones get 400 before anything walks them.
+   */
+  readonly jsonDepthLimit?: number;
   /** Providers that replace, by token, those the modules declare (used by `Test.createTestingModule`). */
   readonly providerOverrides?: ReadonlyArray<Provider<unknown>>;
   /**

@@ -10,9 +10,11 @@ import type * as Socket from "@effect/platform/Socket";
 import * as UrlParams from "@effect/platform/UrlParams";
 import * as NodeStream from "@effect/platform-node-shared/NodeStream";
 import * as Effect from "effect/Effect";
+import * as FiberRef from "effect/FiberRef";
 import * as Inspectable from "effect/Inspectable";
 import * as Option from "effect/Option";
 import * as Stream from "effect/Stream";
+import { currentJsonDepthLimit, exceedsJsonDepth } from "../http/JsonDepth.js";
 
 /** The multipart parser, imported on the first multipart request: most apps never need it. */
 const loadNodeMultipart = Effect.promise(
@@ -100,11 +102,21 @@ export class NodeServerRequest
     return this.cachedText;
   }
 
+  /** The body parsed, refused (400) when it nests deeper than `JsonDepth.currentJsonDepthLimit`. */
   get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
-    return Effect.tryMap(this.text, {
-      try: (text) => (text === "" ? null : (JSON.parse(text) as unknown)),
-      catch: (cause) => this.decodeError(cause),
-    });
+    return Effect.flatMap(FiberRef.get(currentJsonDepthLimit), (depthLimit) =>
+      Effect.tryMap(this.text, {
+        try: (text) => {
+          if (text === "") return null;
+          const value: unknown = JSON.parse(text);
+          if (text.length > depthLimit && exceedsJsonDepth(value, depthLimit)) {
+            throw new Error(`JSON body nested deeper than ${depthLimit} levels`);
+          }
+          return value;
+        },
+        catch: (cause) => this.decodeError(cause),
+      }),
+    );
   }
 
   get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpServerError.RequestError> {

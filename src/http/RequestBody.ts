@@ -1,7 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Effect from "effect/Effect";
+import * as FiberRef from "effect/FiberRef";
 import { BadRequestError, PayloadTooLargeError } from "./HttpError.js";
+import { currentJsonDepthLimit, exceedsJsonDepth } from "./JsonDepth.js";
 import { nodeSource } from "./NodeSource.js";
 
 /** Default limit of a request body: 1 MB. @since 0.1.0 @category body */
@@ -65,11 +67,30 @@ const readBytes = (
 
 const decoder = new TextDecoder();
 
+/** The answer to a JSON body nested deeper than `limit`. */
+const tooDeep = (limit: number) =>
+  new BadRequestError(`JSON body nested deeper than ${limit} levels`);
+
+/** JSON text parsed, unless it is malformed or nested deeper than `depthLimit`. */
+const parseJson = (text: string, depthLimit: number) => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return Effect.fail(invalidJson);
+  }
+  // Deeper than `depthLimit` takes more than `depthLimit` characters.
+  return text.length > depthLimit && exceedsJsonDepth(value, depthLimit)
+    ? Effect.fail(tooDeep(depthLimit))
+    : Effect.succeed(value);
+};
+
 /**
  * Reads and decodes a request body according to its `Content-Type`: JSON to a value,
  * `application/x-www-form-urlencoded` to a record, `text/*` to a string, anything else to
- * bytes. An empty body is `undefined`. Malformed JSON fails with 400, a body over `limit`
- * bytes with 413.
+ * bytes. An empty body is `undefined`. Malformed JSON, or JSON nesting arrays and objects
+ * deeper than `depthLimit` (by default `JsonDepth.currentJsonDepthLimit`, 1000), fails with
+ * 400, a body over `limit` bytes with 413.
  *
  * @since 0.1.0
  * @category body
@@ -77,15 +98,16 @@ const decoder = new TextDecoder();
 export const readBody = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number = DEFAULT_BODY_LIMIT,
+  depthLimit?: number,
 ): Effect.Effect<unknown, BadRequestError | PayloadTooLargeError> =>
   Effect.flatMap(readBytes(request, limit), (bytes) => {
     if (bytes.byteLength === 0) return Effect.succeed(undefined);
     const type = (request.headers["content-type"] ?? "").toLowerCase();
     if (type.includes("json")) {
-      return Effect.try({
-        try: () => JSON.parse(decoder.decode(bytes)) as unknown,
-        catch: () => invalidJson,
-      });
+      const text = decoder.decode(bytes);
+      return depthLimit === undefined
+        ? Effect.flatMap(FiberRef.get(currentJsonDepthLimit), (limit) => parseJson(text, limit))
+        : parseJson(text, depthLimit);
     }
     if (type.startsWith("application/x-www-form-urlencoded")) {
       return Effect.succeed(Object.fromEntries(new URLSearchParams(decoder.decode(bytes))));

@@ -16,6 +16,9 @@ import { StartupError } from "../di/StartupError.js";
  * - `true`: every hop; the leftmost entry, which the client writes itself, is taken as the
  *   client. Never use it where the address matters: a rate limit refuses it at startup.
  *
+ * An entry's port is dropped (`a.b.c.d:port`, `[v6]:port`); an entry believed as the client
+ * that is no IP address (`unknown`) gives the socket's peer instead.
+ *
  * @since 0.1.0
  * @category middleware
  */
@@ -130,10 +133,35 @@ const isTrusted = (trusted: BlockList, address: string) => {
   return family !== 0 && trusted.check(address, family === 4 ? "ipv4" : "ipv6");
 };
 
+/** `a.b.c.d:port` (one colon, an IPv4 address before it). */
+const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/;
+/** `[v6]` or `[v6]:port`. */
+const BRACKETED_IPV6 = /^\[([^\]]+)\](?::\d{1,5})?$/;
+
+/**
+ * The IP address of one `X-Forwarded-For` entry, without the port some proxies add
+ * (`203.0.113.7:1111`, `[2001:db8::1]:1111`; Azure Application Gateway writes them), or
+ * `undefined` for an entry that is no IP address (`unknown`, an RFC 7239 obfuscated name).
+ */
+const forwardedAddress = (entry: string): string | undefined => {
+  if (isIP(entry) !== 0) return entry;
+  const address = (IPV4_WITH_PORT.exec(entry) ?? BRACKETED_IPV6.exec(entry))?.[1];
+  return address !== undefined && isIP(address) !== 0 ? address : undefined;
+};
+
+/** Whether an entry, its port dropped, is a trusted proxy's address. */
+const isTrustedEntry = (trusted: BlockList, entry: string) => {
+  const address = forwardedAddress(entry);
+  return address !== undefined && isTrusted(trusted, address);
+};
+
 /**
  * The client's address: the socket's peer, unless `trustProxy` says which `X-Forwarded-For`
- * entry to believe (see {@link TrustProxy}). `"unknown"` when there is no address at all (a
- * Unix socket). Give it the option parsed by `TrustProxy.make`; a raw list is parsed on first use.
+ * entry to believe (see {@link TrustProxy}), without its port (`a.b.c.d:port`, `[v6]:port`).
+ * A believed entry that is no IP address is never taken as the client: the socket's peer is
+ * (so a proxy that writes names cannot give each request a key of its own). `"unknown"` when
+ * there is no address at all (a Unix socket). Give it the option parsed by `TrustProxy.make`;
+ * a raw list is parsed on first use.
  *
  * @since 0.1.0
  * @category middleware
@@ -153,16 +181,19 @@ export const clientAddress = (
     .map((hop) => hop.trim())
     .filter((hop) => hop !== "");
   if (chain.length === 0) return peer;
-  if (trust === true) return chain[0];
-  if (typeof trust === "number") {
+  let client: string;
+  if (trust === true) client = chain[0];
+  else if (typeof trust === "number") {
     // `peer` is the nearest proxy; each further trusted hop is one more entry from the right.
     const hops = [...chain, peer];
-    return hops[Math.max(0, hops.length - 1 - trust)];
+    client = hops[Math.max(0, hops.length - 1 - trust)];
+  } else {
+    // Every entry but the first was written by the proxy to its right: walk while it is trusted.
+    let index = chain.length - 1;
+    while (index > 0 && isTrustedEntry(trust, chain[index])) index--;
+    client = chain[index];
   }
-  // Every entry but the first was written by the proxy to its right: walk while it is trusted.
-  let index = chain.length - 1;
-  while (index > 0 && isTrusted(trust, chain[index])) index--;
-  return chain[index];
+  return forwardedAddress(client) ?? peer;
 };
 
 /**

@@ -235,7 +235,15 @@ export const make = (options: OAuthApiOptions) => {
     .setUrlParams(link ? Schema.Struct({ ...redirects, intent }) : Schema.Struct(redirects))
     .addSuccess(HttpApiSchema.Empty(302).annotations({ description: "To the provider" }))
     .addError(badRequest, { status: 400 });
-  const authorize = (link ? authorizeBase.addError(unauthorized, { status: 401 }) : authorizeBase)
+  const authorize = (
+    link
+      ? authorizeBase
+          .addError(unauthorized, { status: 401 })
+          .addError(sessionError(403, "A link started cross-site (Origin, Sec-Fetch-Site)"), {
+            status: 403,
+          })
+      : authorizeBase
+  )
     .addError(UnknownProviderBody, { status: 404 })
     .addError(StoreFullBody, { status: 503 })
     .annotateContext(

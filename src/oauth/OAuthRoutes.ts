@@ -11,8 +11,9 @@
  *   `/auth/:provider`; `session` and `logout` are reserved provider names.
  * - With `session.link`: `GET /auth/:provider?intent=link` starts linking the provider account
  *   to the signed-in user (401 `session_required` without a session, 400 `invalid_intent` for
- *   any other intent or without `link`); the intent is kept in the transaction, so the state
- *   binds it, and its callback links instead of signing in (the session must still be there).
+ *   any other intent or without `link`, 403 from another site, judged as a logout is); the
+ *   intent is kept in the transaction, so the state binds it, and its callback links instead of
+ *   signing in (the session must still be there).
  *
  * Statuses: unknown provider 404; missing, invalid, expired or replayed state 401
  * `Invalid state`; provider `error=` 401; code rejected 401; provider unreachable, 5xx or
@@ -39,6 +40,7 @@ import { causeToResponse } from "../http/ErrorResponse.js";
 import { ForbiddenError, UnauthorizedError } from "../http/HttpError.js";
 import { StrataResponse } from "../http/StrataResponse.js";
 import { jsonResponse } from "../http/TextResponse.js";
+import { isCrossSite } from "../middleware/SameOrigin.js";
 import { describeRoute } from "../openapi/RouteDescription.js";
 import { Session, type SessionApi } from "../session/Session.js";
 import { linkOwner } from "./LinkOwner.js";
@@ -106,9 +108,10 @@ export interface OAuthRoutesSession<R = never, E = unknown> {
    */
   readonly link?: (session: OAuthSession, current: unknown) => Effect.Effect<unknown, E, R>;
   /**
-   * Origins a `POST /auth/logout` may come from besides the origins of the providers' redirect
-   * URIs (the app's own). Other requests are refused (403) when `Sec-Fetch-Site` says
-   * another site, or, without it, when they carry another `Origin`.
+   * Origins a `POST /auth/logout` and a link start (`?intent=link`) may come from besides the
+   * origins of the providers' redirect URIs (the app's own). Other requests are refused (403)
+   * when `Sec-Fetch-Site` says another site, or, without it, when they carry another `Origin`
+   * (see `SameOrigin.isCrossSite`).
    */
   readonly origins?: ReadonlyArray<string>;
   /**
@@ -253,25 +256,6 @@ const originsOf = (origins: ReadonlyArray<string> | undefined) =>
   });
 
 /**
- * `true` when a logout comes from another site, checked as Go's `CrossOriginProtection` does:
- * an `Origin` of the app's own is accepted; otherwise `Sec-Fetch-Site` (which a page cannot
- * forge) decides, `same-origin` or `none` only; without it, an `Origin` (not the app's) is
- * refused. A request with neither is accepted: browsers send one or both on every POST, so it
- * comes from a client that holds the cookie itself. (A form on a `Referrer-Policy: no-referrer`
- * page posts `Origin: null` with `Sec-Fetch-Site: same-origin`.)
- */
-const isCrossSite = (
-  headers: Readonly<Record<string, string | undefined>>,
-  appOrigins: ReadonlySet<string>,
-) => {
-  const origin = headers.origin;
-  if (origin !== undefined && appOrigins.has(origin)) return false;
-  const site = headers["sec-fetch-site"];
-  if (site !== undefined) return site !== "same-origin" && site !== "none";
-  return origin !== undefined;
-};
-
-/**
  * The routes, with the services they use captured (so they can be added to any router):
  * `GET :provider`, `GET :provider/callback`, and with `session` `GET session` and `POST logout`.
  *
@@ -330,6 +314,12 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
       sessions = found.value;
     }
     const linkData = sessionOptions?.link;
+    // The app's own origins: those of the providers' redirect URIs, and `session.origins`.
+    const appOrigins: ReadonlySet<string> = new Set([
+      ...[...providers.values()].map((provider) => new URL(provider.redirectUri).origin),
+      ...(yield* originsOf(sessionOptions?.origins)),
+    ]);
+    const crossSite = secured(yield* causeToResponse(Cause.fail(new ForbiddenError())));
 
     /** What every started authorization answers, before its location and cookie are added. */
     const found = HttpServerResponse.empty({ status: 302, headers: securityHeaders });
@@ -339,7 +329,9 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
     const authorize = Effect.contextWithEffect(
       (
         context: Context.Context<
-          HttpLayerRouter.RouteContext | HttpServerRequest.ParsedSearchParams
+          | HttpLayerRouter.RouteContext
+          | HttpServerRequest.ParsedSearchParams
+          | HttpServerRequest.HttpServerRequest
         >,
       ) => {
         const params = Context.get(context, HttpLayerRouter.RouteContext).params;
@@ -371,6 +363,10 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
         if (intent !== "link" || linkData === undefined || sessions === undefined) {
           return Effect.succeed(secured(codedFailureResponse(invalidIntent)));
         }
+        // ... from the app's own pages, as a logout (SECURITY.md 45): another site's link would
+        // otherwise join the attacker's provider account to the signed-in victim.
+        const request = Context.get(context, HttpServerRequest.HttpServerRequest);
+        if (isCrossSite(request.headers, appOrigins)) return Effect.succeed(crossSite);
         return Effect.flatMap(sessions.current, (current) =>
           Option.isNone(current)
             ? Effect.succeed(secured(codedFailureResponse(sessionRequired)))
@@ -547,13 +543,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
       ),
     ] as Array<HttpLayerRouter.Route<never, never>>;
     if (sessions !== undefined && sessionOptions !== undefined) {
-      const served = yield* sessionRoutes(
-        base,
-        sessions,
-        sessionOptions,
-        [...providers.values()],
-        origins,
-      );
+      const served = yield* sessionRoutes(base, sessions, sessionOptions, appOrigins, origins);
       list.push(...served.map((route) => describeRoute(route, description)));
     }
     return list;
@@ -567,15 +557,10 @@ const sessionRoutes = (
   base: `/${string}`,
   sessions: SessionApi<unknown>,
   options: OAuthRoutesSession<unknown, unknown>,
-  providers: ReadonlyArray<OAuthProviderService>,
+  appOrigins: ReadonlySet<string>,
   redirectOrigins: ReadonlySet<string>,
 ) =>
   Effect.gen(function* () {
-    const extra = yield* originsOf(options.origins);
-    const appOrigins = new Set([
-      ...providers.map((provider) => new URL(provider.redirectUri).origin),
-      ...extra,
-    ]);
     const logoutRedirect = validateRedirect(options.logoutRedirect, redirectOrigins);
     if (Either.isLeft(logoutRedirect)) {
       return yield* new OAuthConfigError({

@@ -120,15 +120,22 @@ const prefixed = (
         Object.entries(constraints).map(([key, message]) => [key, `${path}.${message}`]),
       );
 
-/** Deletes `__proto__` keys a JSON body may carry, before class-transformer copies it. */
-const stripProtoKeys = (value: unknown): void => {
-  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return;
-  if (Array.isArray(value)) {
-    for (const item of value) stripProtoKeys(item);
-    return;
+/**
+ * Deletes `__proto__` keys a JSON body may carry, before class-transformer copies it: a walk
+ * with a stack of its own, so no nesting of the body reaches the call stack.
+ */
+const stripProtoKeys = (root: unknown): void => {
+  const pending: Array<unknown> = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+      continue;
+    }
+    if (Object.hasOwn(value, "__proto__")) Reflect.deleteProperty(value, "__proto__");
+    for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key]);
   }
-  if (Object.hasOwn(value, "__proto__")) Reflect.deleteProperty(value, "__proto__");
-  for (const key of Object.keys(value)) stripProtoKeys((value as Record<string, unknown>)[key]);
 };
 
 /** How a class DTO is validated and what the handler receives. */

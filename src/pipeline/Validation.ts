@@ -70,8 +70,8 @@ export const decode = <A, I>(
 ): ((input: unknown) => Effect.Effect<A, BadRequestError>) => validator(schema, options);
 
 /**
- * Reads the request body (JSON, form or text; at most `limit` bytes, 1 MB by default) and
- * validates it against `schema`.
+ * Reads the request body (JSON, form or text; at most `limit` bytes, 1 MB by default; JSON
+ * nested at most `depthLimit` levels, 1000 by default) and validates it against `schema`.
  *
  * @example
  * const CreateUserDto = Schema.Struct({ name: Schema.String, email: Schema.String });
@@ -90,7 +90,12 @@ export const decode = <A, I>(
  */
 export const body = <A, I>(
   schema: Schema.Schema<A, I, never>,
-  options: ValidationOptions & { readonly limit?: number } = {},
+  options: ValidationOptions & {
+    /** Largest body in bytes (default 1 MB): 413 past it. */
+    readonly limit?: number;
+    /** Deepest JSON nesting (default `JsonDepth.currentJsonDepthLimit`, 1000): 400 past it. */
+    readonly depthLimit?: number;
+  } = {},
 ): Effect.Effect<
   A,
   BadRequestError | PayloadTooLargeError,
@@ -98,7 +103,10 @@ export const body = <A, I>(
 > => {
   const validate = validator(schema, options);
   return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Effect.flatMap(readBody(request, options.limit ?? DEFAULT_BODY_LIMIT), validate),
+    Effect.flatMap(
+      readBody(request, options.limit ?? DEFAULT_BODY_LIMIT, options.depthLimit),
+      validate,
+    ),
   );
 };
 

@@ -1,4 +1,5 @@
 import { isHttpError } from "../http/HttpError.js";
+import { DEFAULT_JSON_DEPTH_LIMIT, exceedsJsonDepth } from "../http/JsonDepth.js";
 import { isThenable } from "../http/UserCode.js";
 import {
   type ArgumentMetadata,
@@ -128,6 +129,10 @@ export class ParseArrayPipe extends PipeTransform<unknown, ReadonlyArray<unknown
         item = JSON.parse(item);
       } catch {
         // Not JSON: the item as it is.
+      }
+      // Refused before the validation pipe's class-transformer recurses into it (SECURITY.md 44).
+      if (exceedsJsonDepth(item, DEFAULT_JSON_DEPTH_LIMIT)) {
+        throw this.reject(`${at}item nested deeper than ${DEFAULT_JSON_DEPTH_LIMIT} levels`);
       }
     }
     if (items === Number) {

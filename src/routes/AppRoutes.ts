@@ -4,6 +4,7 @@ import * as Either from "effect/Either";
 import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
 import { StartupError } from "../di/StartupError.js";
+import { DEFAULT_JSON_DEPTH_LIMIT } from "../http/JsonDepth.js";
 import { DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
@@ -45,6 +46,7 @@ export interface PipelineOptions {
 /** What compiling the routes of an app needs. */
 export interface AppRouteOptions extends PipelineOptions {
   readonly bodyLimit?: number;
+  readonly jsonDepthLimit?: number;
 }
 
 /**
@@ -114,6 +116,7 @@ export const appRoutes = (
     };
     const compileOptions = {
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      jsonDepthLimit: options.jsonDepthLimit ?? DEFAULT_JSON_DEPTH_LIMIT,
       uploadLimits: { ...DEFAULT_UPLOAD_LIMITS, ...options.uploads },
       globals,
       resolve,

@@ -33,6 +33,7 @@ export interface GlobalEnhancers {
 /** What compiling a controller needs from the app. */
 export interface ControllerCompileOptions {
   readonly bodyLimit: number;
+  readonly jsonDepthLimit: number;
   readonly uploadLimits: Required<UploadLimits>;
   readonly globals: GlobalEnhancers;
   readonly resolve: EnhancerResolver;
@@ -247,6 +248,7 @@ export const controllerRoutes = (
         },
         injector,
         bodyLimit: options.bodyLimit,
+        jsonDepthLimit: options.jsonDepthLimit,
         uploadLimits: options.uploadLimits,
       });
       const version =

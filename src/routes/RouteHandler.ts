@@ -56,6 +56,7 @@ export interface RoutePlan {
   readonly enhancers: EnhancerRefs;
   readonly injector: Injector;
   readonly bodyLimit: number;
+  readonly jsonDepthLimit: number;
   readonly uploadLimits: Required<UploadLimits>;
 }
 
@@ -135,6 +136,7 @@ export const routeHandler = (
     plan.enhancers,
     plan.uploadLimits,
     plan.bodyLimit,
+    plan.jsonDepthLimit,
     `${target.controller.name}.${String(method)}`,
   );
   const refs = upload.refs;
@@ -274,7 +276,7 @@ export const routeHandler = (
     ? (execution) =>
         hasNoBody(execution.req)
           ? guarded(execution)
-          : Effect.flatMap(readBody(execution.req, plan.bodyLimit), (body) => {
+          : Effect.flatMap(readBody(execution.req, plan.bodyLimit, plan.jsonDepthLimit), (body) => {
               execution.body = body;
               return guarded(execution);
             })

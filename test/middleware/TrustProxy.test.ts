@@ -88,7 +88,7 @@ describe("TrustProxy", () => {
             ["2001:db8::5, fd12::1", "2001:db8::5"],
             ["10.0.0.9, 10.0.0.2", "10.0.0.9"],
             [" 1.1.1.1 ,, 10.0.0.2 ", "1.1.1.1"],
-            ["not-an-address, 10.0.0.2", "not-an-address"],
+            ["not-an-address, 10.0.0.2", "127.0.0.1"],
             ["", "127.0.0.1"],
           ];
           for (const [header, client] of cases) {

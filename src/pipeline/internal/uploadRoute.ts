@@ -88,6 +88,7 @@ export const uploadRoute = (
   refs: EnhancerRefs,
   appLimits: Required<UploadLimits>,
   bodyLimit: number,
+  jsonDepthLimit: number,
   where: string,
 ): {
   readonly refs: EnhancerRefs;
@@ -118,7 +119,7 @@ export const uploadRoute = (
     if (!isMultipart(execution.req)) {
       execution.files = [];
       if (spec.grouped) execution.uploadedFiles = {};
-      return Effect.map(readBody(execution.req, bodyLimit), (body) => {
+      return Effect.map(readBody(execution.req, bodyLimit, jsonDepthLimit), (body) => {
         execution.body = body;
       });
     }
