@@ -280,7 +280,10 @@ const UsersLive = StrataHttpApi.group(UsersApi, "users", (handlers) =>
   ),
 ).pipe(Layer.provide(DateTime.layerCurrentZoneOffset(0)));
 
-const UsersRoutes = StrataHttpApi.addHttpApi(UsersApi).pipe(Layer.provide(UsersLive));
+const UsersRoutes = StrataHttpApi.addHttpApi(UsersApi).pipe(
+  Layer.provide(UsersLive),
+  Layer.provide(NodeHttpServer.layerContext),
+);
 
 const listUsers = Effect.gen(function* () {
   const client = yield* HttpApiClient.make(UsersApi);
