@@ -78,7 +78,8 @@ export const buildDocument = (
         ];
         // The listed APIs describe the whole (a described route's, OAuth's say, does not).
         const listed = (options.apis ?? []).map((api) => documents.get(api) as OpenApiDocument);
-        return mergeDocuments(documentHead(options, listed), parts);
+        const withControllers = (sources.controllers ?? []).length > 0;
+        return mergeDocuments(documentHead(options, listed, withControllers), parts);
       },
       catch: (error) =>
         error instanceof StartupError

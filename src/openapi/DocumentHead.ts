@@ -14,14 +14,15 @@ const sameServer = (a: Server, b: Server): boolean => JSON.stringify(a) === JSON
 
 /**
  * What a document says about the API itself: each field of `options.info` as given, else from
- * the first of the listed `HttpApi`s' own documents that has it (`OpenApi.fromApi`: their
- * annotations; its own title `Api`, version `0.0.1` when none is annotated), else title `API`,
- * version `1.0.0` (no `HttpApi` listed). `servers`:
- * `options.servers`, else every server the APIs declare, once each.
+ * the first of the listed `HttpApi`s' own documents that states it (their annotations). A title
+ * or version no API states is `OpenApi.fromApi`'s (`Api`, `0.0.1`) in a document of `HttpApi`s
+ * only, as `fromApi` writes it, and Strata's (`API`, `1.0.0`) in a document with controllers or
+ * no `HttpApi`. `servers`: `options.servers`, else every server the APIs declare, once each.
  */
 export const documentHead = (
   options: Pick<OpenApiOptions, "info" | "servers">,
   apiDocuments: ReadonlyArray<OpenApiDocument>,
+  withControllers: boolean,
 ): DocumentHead => {
   const given = options.info ?? {};
   const fromApis = <K extends keyof Info>(key: K): Info[K] | undefined => {
@@ -30,7 +31,7 @@ export const documentHead = (
       const value = document.info[key];
       return value !== undefined && value !== fromApiDefaults[key as keyof typeof fromApiDefaults];
     });
-    return (stated ?? apiDocuments[0])?.info[key];
+    return (stated ?? (withControllers ? undefined : apiDocuments[0]))?.info[key];
   };
   const description = fromApis("description");
   const summary = fromApis("summary");

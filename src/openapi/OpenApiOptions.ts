@@ -17,10 +17,10 @@ export interface OpenApiOptions {
   /** Where the docs page is served (default `/docs`; its script under `<docsPath>/scalar.js`); `false`: no page. */
   readonly docsPath?: `/${string}` | false;
   /**
-   * The document's `info`. A field left out comes from the first of `apis` whose own document
-   * has it (`OpenApi.Title`, `Version`, `Description`, `Summary`, `License` annotations, and
-   * `OpenApi.fromApi`'s title `Api`, version `0.0.1` for an API without them); with no `apis`,
-   * title `API`, version `1.0.0`.
+   * The document's `info`. A field left out comes from the first of `apis` that states it
+   * (`OpenApi.Title`, `Version`, `Description`, `Summary`, `License` annotations). A title or
+   * version no API states: `OpenApi.fromApi`'s (`Api`, `0.0.1`) in a document of `HttpApi`s only
+   * (`OpenApiDocs`), as `fromApi` writes it; else title `API`, version `1.0.0`.
    */
   readonly info?: Partial<Info>;
   /**

@@ -156,7 +156,7 @@ describe("OpenApiDocs: the document OpenApi.fromApi writes", () => {
   );
 });
 
-describe("the classic face's additionalPropertiesStrategy", () => {
+describe("the classic face: additionalPropertiesStrategy, the APIs' own info", () => {
   const listen = appsClosedAfterEach();
 
   class NoteInput extends Schema.Class<NoteInput>("NoteInput")({ text: Schema.String }) {}
@@ -182,6 +182,15 @@ describe("the classic face's additionalPropertiesStrategy", () => {
     const document = await fetchDocument(app.getUrl());
     expect(document.components.schemas.NoteInput).toMatchObject({ additionalProperties: true });
     expect(additionalProperties(document)).toBe(true);
+    // Beside controllers, a title and version no API states are Strata's.
+    expect(document.info).toEqual({ title: "API", version: "1.0.0" });
     await expectValidOpenApi(document);
+  });
+
+  it("takes what an annotated HttpApi says about itself", async () => {
+    const app = await listen(NotesModule, { openapi: { apis: [annotatedApi()] } });
+    const document = await fetchDocument(app.getUrl());
+    expect(document.info).toEqual(OpenApi.fromApi(annotatedApi()).info);
+    expect(document.servers).toEqual([server]);
   });
 });
