@@ -7,7 +7,7 @@
 // running as `taskset -c 1 node autocannon ...` (core 1), 50 connections, pipelining 1,
 // against 127.0.0.1 only. Rounds are interleaved (round 1: every server, round 2: ...);
 // the report shows medians over rounds with min-max, and ratios to raw node:http. Then the
-// servers without variants are measured in-process, without sockets (cpu.mjs): the CPU each
+// servers without variants (and rows marked `cpu`) are measured in-process, without sockets (cpu.mjs): the CPU each
 // spends on one request.
 // TypeScript servers must have been compiled into dist/ first (`npm run build`).
 
@@ -121,6 +121,13 @@ const SERVERS = [
   // One HttpApi (servers/lib/httpapi-routes.ts) on the stock HttpLayerRouter and
   // @effect/platform-node's server, and served by StrataServer.
   { name: "effect-platform-httpapi", file: "dist/effect-platform-httpapi.js" },
+  // The stock server with its per-request span off (`TRACER=off`), as a performance-minded user runs it.
+  {
+    name: "effect-platform-httpapi-notracer",
+    file: "dist/effect-platform-httpapi.js",
+    env: { TRACER: "off" },
+    cpu: true,
+  },
   { name: "strata-httpapi", file: "dist/strata-httpapi.js" },
   // strata-classic on node:cluster workers (servers/strata-workers.ts), 1 then 2: server and
   // load generator share both cores (`cpus`), so these two rows compare with each other only.
@@ -886,6 +893,22 @@ function renderWorkers(rows) {
   );
 }
 
+// strata-httpapi against the stock HttpApi server, its tracer on (the default) and off (target:
+// at least 3x either way).
+function renderHttpApi(rows) {
+  const strata = rows.find((r) => r.name === "strata-httpapi" && !r.failed);
+  if (strata === undefined) return undefined;
+  const against = ["effect-platform-httpapi", "effect-platform-httpapi-notracer"]
+    .map((name) => rows.find((r) => r.name === name && !r.failed))
+    .filter((row) => row !== undefined)
+    .map((stock) => {
+      const ratio = (key) => fmtRatio(strata[key].rps.median / stock[key].rps.median);
+      return `${stock.name}: ${ratio("hello")} on \`/hello\`, ${ratio("users")} on \`/users/:id\``;
+    });
+  if (against.length === 0) return undefined;
+  return `HttpApi: strata-httpapi ÷ ${against.join("; ÷ ")} (target: at least 3× both).`;
+}
+
 function renderFailures(selected, results) {
   const out = [];
   for (const s of selected) {
@@ -929,8 +952,11 @@ async function main() {
     (1 + (ROUTES.length + (s.extraRoutes?.length ?? 0)) * (opts.warmup + opts.duration + 1)) *
       1000 +
     (s.startupTimeoutMs ?? opts.startupTimeoutMs);
-  // The in-process section: the servers without variants, each probe well under 2 min.
-  const cpuServers = selected.filter((s) => s.env === undefined && s.extraRoutes === undefined);
+  // The in-process section: the servers without variants (and those marked `cpu`), each probe
+  // well under 2 min.
+  const cpuServers = selected.filter(
+    (s) => (s.env === undefined || s.cpu === true) && s.extraRoutes === undefined,
+  );
   const budgetMs =
     opts.rounds * selected.reduce((a, s) => a + perServer(s), 0) * 2 +
     opts.cpuRounds * cpuServers.length * 120_000 +
@@ -1002,6 +1028,7 @@ async function main() {
       : undefined;
   const failures = renderFailures(selected, results);
   const workers = renderWorkers(rows);
+  const httpApi = renderHttpApi(rows);
   const m = machineInfo();
   const vers = versions();
 
@@ -1025,6 +1052,7 @@ async function main() {
       "which compresses the differences among the fastest servers.",
     "",
     ...(workers === undefined ? [] : [workers, ""]),
+    ...(httpApi === undefined ? [] : [httpApi, ""]),
     failures ? `## Failures\n\n${failures}\n` : "",
     ...(cpuTable === undefined
       ? []

@@ -3,6 +3,7 @@ import * as OpenApi from "@effect/platform/OpenApi";
 import * as Effect from "effect/Effect";
 import { StartupError } from "../di/StartupError.js";
 import { type ClassicOptions, describeControllers } from "./ClassicOperations.js";
+import { documentHead } from "./DocumentHead.js";
 import { type DocumentPart, mergeDocuments, partOf } from "./MergeDocuments.js";
 import type { OpenApiDocument } from "./OpenApiDocument.js";
 import type { OpenApiOptions } from "./OpenApiOptions.js";
@@ -26,6 +27,22 @@ const apiName = (api: HttpApi.HttpApi.Any): string => {
 };
 
 /**
+ * `OpenApi.fromApi(api, { additionalPropertiesStrategy })`, built for this call: `fromApi` keeps
+ * the first document of each `HttpApi` whatever options it was built with, so the document is
+ * made for a copy of `api` (same groups, annotations and middleware) that no one else holds.
+ */
+const apiDocument = (
+  api: HttpApi.HttpApi.Any,
+  additionalPropertiesStrategy: OpenApiOptions["additionalPropertiesStrategy"],
+): OpenApiDocument => {
+  const copy = Object.create(
+    Object.getPrototypeOf(api),
+    Object.getOwnPropertyDescriptors(api),
+  ) as HttpApi.HttpApi.AnyWithProps;
+  return OpenApi.fromApi(copy, { additionalPropertiesStrategy }) as unknown as OpenApiDocument;
+};
+
+/**
  * Builds an app's OpenAPI 3.1 document, once, at startup: the classic controllers described
  * from their metadata and Schemas, every `HttpApi` through `OpenApi.fromApi`, merged into one
  * document. Fails with a `StartupError` naming the route and the field for a Schema JSON Schema
@@ -40,13 +57,15 @@ export const buildDocument = (
     const apis = [...new Set([...described, ...(options.apis ?? [])])];
     return yield* Effect.try({
       try: () => {
-        const registry = makeSchemaRegistry();
+        const strategy = options.additionalPropertiesStrategy;
+        const registry = makeSchemaRegistry(strategy);
         const classic = describeControllers(
           sources.controllers ?? [],
           sources.classic ?? {},
           registry,
           options.securitySchemes ?? {},
         );
+        const documents = new Map(apis.map((api) => [api, apiDocument(api, strategy)] as const));
         const parts: Array<DocumentPart> = [
           {
             source: "the controllers",
@@ -55,25 +74,12 @@ export const buildDocument = (
             securitySchemes: { ...options.securitySchemes, ...classic.securitySchemes },
             tags: [],
           },
-          ...apis.map((api) =>
-            partOf(
-              apiName(api),
-              OpenApi.fromApi(api as HttpApi.HttpApi.AnyWithProps) as unknown as OpenApiDocument,
-            ),
-          ),
+          ...apis.map((api) => partOf(apiName(api), documents.get(api) as OpenApiDocument)),
         ];
-        return mergeDocuments(
-          {
-            title: options.info?.title ?? "API",
-            version: options.info?.version ?? "1.0.0",
-            ...(options.info?.description === undefined
-              ? {}
-              : { description: options.info.description }),
-            ...(options.info?.summary === undefined ? {} : { summary: options.info.summary }),
-          },
-          options.servers,
-          parts,
-        );
+        // The listed APIs describe the whole (a described route's, OAuth's say, does not).
+        const listed = (options.apis ?? []).map((api) => documents.get(api) as OpenApiDocument);
+        const withControllers = (sources.controllers ?? []).length > 0;
+        return mergeDocuments(documentHead(options, listed, withControllers), parts);
       },
       catch: (error) =>
         error instanceof StartupError

@@ -1,6 +1,6 @@
 import { StartupError } from "../di/StartupError.js";
+import type { DocumentHead } from "./DocumentHead.js";
 import type {
-  Info,
   JsonSchema,
   MethodName,
   OpenApiDocument,
@@ -56,8 +56,7 @@ export const partOf = (source: string, document: OpenApiDocument): DocumentPart 
  * with a `StartupError` naming both sources.
  */
 export const mergeDocuments = (
-  info: Info,
-  servers: OpenApiDocument["servers"],
+  { info, servers }: DocumentHead,
   parts: ReadonlyArray<DocumentPart>,
 ): OpenApiDocument => {
   const paths: Record<string, Record<string, Operation>> = {};
@@ -122,7 +121,7 @@ export const mergeDocuments = (
   return {
     openapi: "3.1.0",
     info,
-    ...(servers === undefined || servers.length === 0 ? {} : { servers }),
+    ...(servers.length === 0 ? {} : { servers }),
     paths: paths as Record<string, PathItem>,
     components: { schemas, securitySchemes },
     security,

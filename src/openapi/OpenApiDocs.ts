@@ -29,9 +29,11 @@ export interface OpenApiDocsOptions<R = never> extends Omit<OpenApiOptions, "api
 }
 
 /**
- * The document of `options.apis`, built once: their `OpenApi.fromApi` documents merged (a
- * method and path, an `operationId` or a Schema name claimed twice fails with a
- * `StartupError`), with `options.info`, `servers` and `securitySchemes`.
+ * The document of `options.apis`, built once: their `OpenApi.fromApi` documents (with
+ * `options.additionalPropertiesStrategy`) merged (a method and path, an `operationId` or a
+ * Schema name claimed twice fails with a `StartupError`), their own title, version, description,
+ * summary, license and servers unless `options.info` / `servers` say otherwise, and
+ * `options.securitySchemes`. For one API it is the document `OpenApi.fromApi` writes.
  *
  * @since 0.1.0
  * @category openapi

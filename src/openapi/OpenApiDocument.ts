@@ -65,12 +65,35 @@ export type SecurityScheme =
       readonly [key: string]: unknown;
     };
 
+/** The license the API is offered under (`info.license`). @since 0.1.0 @category openapi */
+export interface License {
+  readonly name: string;
+  readonly url?: string;
+}
+
 /** What the document says about the API itself. @since 0.1.0 @category openapi */
 export interface Info {
   readonly title: string;
   readonly version: string;
   readonly description?: string;
   readonly summary?: string;
+  readonly license?: License;
+}
+
+/** A server the API is reached at, with the variables its `url` names. @since 0.1.0 @category openapi */
+export interface Server {
+  readonly url: string;
+  readonly description?: string;
+  readonly variables?: Readonly<
+    Record<
+      string,
+      {
+        readonly default: string;
+        readonly enum?: readonly [string, ...Array<string>];
+        readonly description?: string;
+      }
+    >
+  >;
 }
 
 /** A tag and its description. @since 0.1.0 @category openapi */
@@ -88,7 +111,7 @@ export interface Tag {
 export interface OpenApiDocument {
   readonly openapi: "3.1.0";
   readonly info: Info;
-  readonly servers?: ReadonlyArray<{ readonly url: string; readonly description?: string }>;
+  readonly servers?: ReadonlyArray<Server>;
   readonly paths: Readonly<Record<string, PathItem>>;
   readonly components: {
     readonly schemas: Readonly<Record<string, JsonSchema>>;

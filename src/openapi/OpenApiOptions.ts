@@ -1,6 +1,7 @@
 import type * as HttpApi from "@effect/platform/HttpApi";
 import type * as HttpApiScalar from "@effect/platform/HttpApiScalar";
-import type { Info, SecurityScheme } from "./OpenApiDocument.js";
+import type * as OpenApi from "@effect/platform/OpenApi";
+import type { Info, SecurityScheme, Server } from "./OpenApiDocument.js";
 
 /**
  * The API description of an app: `GET /openapi.json` (OpenAPI 3.1) and an interactive page at
@@ -15,10 +16,24 @@ export interface OpenApiOptions {
   readonly path?: `/${string}`;
   /** Where the docs page is served (default `/docs`; its script under `<docsPath>/scalar.js`); `false`: no page. */
   readonly docsPath?: `/${string}` | false;
-  /** The document's `info` (default title `API`, version `1.0.0`). */
+  /**
+   * The document's `info`. A field left out comes from the first of `apis` that states it
+   * (`OpenApi.Title`, `Version`, `Description`, `Summary`, `License` annotations). A title or
+   * version no API states: `OpenApi.fromApi`'s (`Api`, `0.0.1`) in a document of `HttpApi`s only
+   * (`OpenApiDocs`), as `fromApi` writes it; else title `API`, version `1.0.0`.
+   */
   readonly info?: Partial<Info>;
-  /** The document's `servers` (default none: the app's own origin). */
-  readonly servers?: ReadonlyArray<{ readonly url: string; readonly description?: string }>;
+  /**
+   * The document's `servers`. Default: those the `apis` declare (`OpenApi.Servers`), else none
+   * (the app's own origin).
+   */
+  readonly servers?: ReadonlyArray<Server>;
+  /**
+   * Whether object Schemas admit properties they do not declare, as `OpenApi.fromApi`'s option:
+   * `"strict"` (default: `additionalProperties: false`) or `"allow"`. Applies to the whole
+   * document, the classic routes' Schemas and the `apis`'.
+   */
+  readonly additionalPropertiesStrategy?: OpenApi.AdditionalPropertiesStrategy;
   /** Security schemes `@ApiSecurity` requirements may name. */
   readonly securitySchemes?: Readonly<Record<string, SecurityScheme>>;
   /** `HttpApi`s served beside the routes (Effect face), described in the same document. */

@@ -1,3 +1,4 @@
+import type * as OpenApi from "@effect/platform/OpenApi";
 import * as OpenApiJsonSchema from "@effect/platform/OpenApiJsonSchema";
 import * as Schema from "effect/Schema";
 import { StartupError } from "../di/StartupError.js";
@@ -25,8 +26,10 @@ export interface SchemaRegistry {
   ) => JsonSchema;
 }
 
-/** A registry collecting the components of one document. */
-export const makeSchemaRegistry = (): SchemaRegistry => {
+/** A registry collecting the components of one document, its objects open or closed as `additionalPropertiesStrategy` says. */
+export const makeSchemaRegistry = (
+  additionalPropertiesStrategy?: OpenApi.AdditionalPropertiesStrategy,
+): SchemaRegistry => {
   const defs: Record<string, JsonSchema> = {};
   return {
     defs,
@@ -34,6 +37,7 @@ export const makeSchemaRegistry = (): SchemaRegistry => {
       try {
         return OpenApiJsonSchema.makeWithDefs(schema, {
           defs,
+          additionalPropertiesStrategy,
           ...(inline ? { topLevelReferenceStrategy: "skip" as const } : {}),
         });
       } catch (error) {

@@ -34,9 +34,9 @@ import * as Layer from "effect/Layer";
 import * as ParseResult from "effect/ParseResult";
 import { pipeArguments } from "effect/Pipeable";
 import * as Schema from "effect/Schema";
-import type * as AST from "effect/SchemaAST";
 import { recordRouteServices } from "../fastpath/FastPath.js";
 import { stringResponse } from "../http/TextResponse.js";
+import { normalizeUrlParams } from "./NormalizeUrlParams.js";
 
 type AnyEffect = Effect.Effect<unknown, unknown, unknown>;
 type Response = HttpServerResponse.HttpServerResponse;
@@ -186,47 +186,6 @@ const requestPayload = (
   }
   if (contentType.startsWith("text/")) return Effect.orDie(request.text);
   return Effect.map(Effect.orDie(request.arrayBuffer), (buffer) => new Uint8Array(buffer));
-};
-
-/** `true` when the query value for `key` is a single string (else it is read as an array). */
-const isSingleStringType = (ast: AST.AST, key?: PropertyKey): boolean => {
-  switch (ast._tag) {
-    case "StringKeyword":
-    case "Literal":
-    case "TemplateLiteral":
-    case "Enums":
-      return true;
-    case "TypeLiteral": {
-      if (key === undefined) return false;
-      const property = ast.propertySignatures.find((ps) => ps.name === key);
-      return property !== undefined
-        ? isSingleStringType(property.type, key)
-        : ast.indexSignatures.some(
-            (is) => Schema.is(Schema.make(is.parameter))(key) && isSingleStringType(is.type),
-          );
-    }
-    case "Union":
-      return ast.types.some((type) => isSingleStringType(type, key));
-    case "Suspend":
-      return isSingleStringType(ast.f(), key);
-    case "Refinement":
-    case "Transformation":
-      return isSingleStringType(ast.from, key);
-  }
-  return false;
-};
-
-/** The query as the stock builder hands it to the urlParams Schema. */
-const normalizeUrlParams = (
-  params: Readonly<Record<string, string | ReadonlyArray<string>>>,
-  ast: AST.AST,
-): Record<string, unknown> => {
-  const out: Record<string, unknown> = {};
-  for (const key in params) {
-    const value = params[key];
-    out[key] = Array.isArray(value) || isSingleStringType(ast, key) ? value : [value];
-  }
-  return out;
 };
 
 /** A compiled handler: the group's services, and its steps without the one that adds them. */

@@ -2,9 +2,11 @@
 // one HttpApi (path, query, headers, JSON and form payloads, 201/204/text successes, a declared
 // error, a defect, a service given to the group only, handleRaw and middleware, which go to the
 // stock builder) served three ways, the same table of requests, the same statuses, types and
-// bodies.
+// bodies. And @effect/platform's "handler level context" test on a group Strata compiles (in the
+// platform's suite that group has middleware, so it goes to the stock builder).
 import * as HttpApi from "@effect/platform/HttpApi";
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder";
+import * as HttpApiClient from "@effect/platform/HttpApiClient";
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint";
 import * as HttpApiError from "@effect/platform/HttpApiError";
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup";
@@ -18,6 +20,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer";
 import { describe, expect, it } from "@effect/vitest";
 import * as Context from "effect/Context";
+import * as DateTime from "effect/DateTime";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
@@ -250,5 +253,54 @@ describe("StrataHttpApi", () => {
         expect(byName["middleware passes"]).toMatchObject({ status: 200, body: '"ann"' });
         expect(byName["middleware refuses"].status).toBe(401);
       }),
+  );
+});
+
+// @effect/platform's own "handler level context" test, on a group Strata compiles (no middleware):
+// the group's Layer gives the time zone, the handler reads it per request.
+class User extends Schema.Class<User>("User")({
+  id: Schema.Int,
+  name: Schema.String,
+  createdAt: Schema.DateTimeUtc,
+}) {}
+
+const UsersApi = HttpApi.make("api").add(
+  HttpApiGroup.make("users").add(
+    HttpApiEndpoint.get("list", "/users")
+      .setHeaders(Schema.Struct({ page: Schema.NumberFromString }))
+      .addSuccess(Schema.Array(User)),
+  ),
+);
+
+const UsersLive = StrataHttpApi.group(UsersApi, "users", (handlers) =>
+  handlers.handle("list", ({ headers }) =>
+    Effect.map(DateTime.nowInCurrentZone, (now) => [
+      new User({ id: 1, name: `page ${headers.page}`, createdAt: DateTime.toUtc(now) }),
+    ]),
+  ),
+).pipe(Layer.provide(DateTime.layerCurrentZoneOffset(0)));
+
+const UsersRoutes = StrataHttpApi.addHttpApi(UsersApi).pipe(
+  Layer.provide(UsersLive),
+  Layer.provide(NodeHttpServer.layerContext),
+);
+
+const listUsers = Effect.gen(function* () {
+  const client = yield* HttpApiClient.make(UsersApi);
+  const users = yield* client.users.list({ headers: { page: 1 } });
+  const user = users[0] as User;
+  expect(user.name).toBe("page 1");
+  expect(user.createdAt).toEqual(DateTime.unsafeMake(0));
+});
+
+describe("StrataHttpApi: handler level context, on a compiled group", () => {
+  it.effect("on Strata's server", () => Effect.provide(listUsers, serveTest(UsersRoutes)));
+  it.effect("on the platform's server", () =>
+    Effect.provide(
+      listUsers,
+      HttpLayerRouter.serve(UsersRoutes, { disableLogger: true }).pipe(
+        Layer.provideMerge(NodeHttpServer.layerTest),
+      ),
+    ),
   );
 });
