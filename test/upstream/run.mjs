@@ -2,11 +2,12 @@
 // `npm run test:upstream`: @effect/platform's own HttpApi, HttpApiBuilder, HttpLayerRouter,
 // HttpApiDocs and OpenApi tests and @effect/platform-node's HttpServer tests, at the commit of
 // Effect's `v3` branch matching the @effect/platform and @effect/platform-node Strata depends
-// on, fetched from GitHub into test-artifacts/upstream (not committed: they are Effect's code),
+// on,
 // then run with vitest against Strata's wiring (vitest.config.ts, shims/). Their assertions are
 // unchanged; in HttpApi.test.ts the one statement that picks the server is replaced.
-// `UPSTREAM_GIT=<git directory of a clone of Effect-TS/effect>` reads them from that clone
-// instead of raw.githubusercontent.com.
+// `UPSTREAM_GIT=<git directory of a clone of Effect-TS/effect>` names the clone they are read
+// from (copied into test-artifacts/upstream, git-ignored: they are Effect's code, never committed).
+// CI runs Strata's own tests of the behaviour they pin (test/openapi/), not these.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -39,18 +40,13 @@ const target = join(root, "test-artifacts/upstream");
 /** One file of Effect's repository at {@link COMMIT}. */
 const read = async (file) => {
   const git = process.env.UPSTREAM_GIT;
-  if (git !== undefined) {
-    const shown = spawnSync("git", ["--git-dir", git, "show", `${COMMIT}:${file}`], {
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    if (shown.status !== 0) throw new Error(`git show ${COMMIT}:${file}: ${shown.stderr}`);
-    return shown.stdout;
-  }
-  const url = `https://raw.githubusercontent.com/Effect-TS/effect/${COMMIT}/${file}`;
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  return response.text();
+  if (git === undefined) throw new Error("UPSTREAM_GIT is not set");
+  const shown = spawnSync("git", ["--git-dir", git, "show", `${COMMIT}:${file}`], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (shown.status !== 0) throw new Error(`git show ${COMMIT}:${file}: ${shown.stderr}`);
+  return shown.stdout;
 };
 
 for (const file of FILES) {
@@ -58,7 +54,9 @@ for (const file of FILES) {
   try {
     text = await read(file);
   } catch (error) {
-    console.error(`test:upstream: ${error.message} (set UPSTREAM_GIT to read a local clone)`);
+    console.error(
+      `test:upstream: ${error.message} (UPSTREAM_GIT names the git directory of a clone of Effect-TS/effect)`,
+    );
     process.exit(1);
   }
   if (file.endsWith("/HttpApi.test.ts")) {
