@@ -4,12 +4,16 @@
  *
  * @since 0.1.0
  */
-import type { CodedFailure } from "./CodedFailure.js";
+import * as Respondable from "@effect/platform/HttpServerRespondable";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Effect from "effect/Effect";
+import { type CodedFailure, codedFailureResponse } from "./CodedFailure.js";
 import { HttpError } from "./HttpError.js";
 
 /**
  * An `HttpError` with the status and public message of the tagged error in `reason`, and its
- * stable code in `error`.
+ * stable code in `error`. It answers as `reason` does, on any `@effect/platform` server: its
+ * status and the standard body plus `error`, whichever face let it escape.
  *
  * @since 0.1.0
  * @category errors
@@ -25,5 +29,15 @@ export class CodedHttpError<R extends CodedFailure> extends HttpError {
     super(reason.httpStatus, reason.publicMessage);
     this.error = reason.code;
     this.reason = reason;
+  }
+
+  /** The answer of `reason`: its status and `{ statusCode, message, error }`. */
+  override [Respondable.symbol](): Effect.Effect<HttpServerResponse.HttpServerResponse> {
+    return Effect.succeed(codedFailureResponse(this.reason));
+  }
+
+  /** The body it answers with (NestJS's `getResponse()`): `{ statusCode, message, error }`. */
+  override getResponse(): string | object {
+    return { statusCode: this.statusCode, message: this.message, error: this.error };
   }
 }
