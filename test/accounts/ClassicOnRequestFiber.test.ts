@@ -15,7 +15,9 @@ import {
   MemoryAccountStore,
 } from "../../src/accounts/index.js";
 import {
+  Controller,
   EffectMiddleware,
+  Get,
   Inject,
   Injectable,
   Middleware,
@@ -28,6 +30,7 @@ import {
   type OAuthCallbackResult,
   OAuthModule,
   OAuthProviderSource,
+  OAuthService,
   type SupportedProvider,
 } from "../../src/oauth/index.js";
 import { MockProvider, request, Test, type TestingModule } from "../../src/testing/index.js";
@@ -94,6 +97,18 @@ class SignInHandler implements OAuthCallbackHandler<User> {
   }
 }
 
+/** A classic route that runs the callback handler itself, through OAuthService. */
+@Controller("relay")
+class RelayController {
+  constructor(@Inject(OAuthService) private readonly oauth: OAuthService) {}
+
+  @Get()
+  relay() {
+    const result: OAuthCallbackResult = { accessToken: "t", user: { id: "relayed", name: "R" } };
+    return this.oauth.executeCallback(result, "github");
+  }
+}
+
 /** Effect middleware: a span and a log annotation around every request. */
 class TracedRequests extends EffectMiddleware {
   build() {
@@ -124,6 +139,7 @@ const client = (provider: string) => ({
       store: probingStore,
     }),
   ],
+  controllers: [RelayController],
   providers: [SignInHandler],
 })
 class AppModule {}
@@ -169,6 +185,15 @@ describe("AccountsService in a classic OAuth sign-in runs on the request's fiber
     const lookup = seen.find((entry) => entry.subject === "octo");
     // The callback route's span, inside the span the middleware opened for the request.
     expect(lookup?.spans).toEqual(["OAuthRoutes.callback", "classic-request"]);
+    expect(lookup?.annotations).toMatchObject({ requestTag: "req-7" });
+  });
+
+  it("through OAuthService.executeCallback from a classic route too", async () => {
+    const done = await request(app, "GET", "/relay");
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ id: expect.any(String), name: "R" });
+    const lookup = seen.find((entry) => entry.subject === "relayed");
+    expect(lookup?.spans).toEqual(["classic-request"]);
     expect(lookup?.annotations).toMatchObject({ requestTag: "req-7" });
   });
 
