@@ -18,7 +18,7 @@ import { HttpError } from "./HttpError.js";
  * @since 0.1.0
  * @category errors
  */
-export class CodedHttpError<R extends CodedFailure> extends HttpError {
+export class CodedHttpError<R extends CodedFailure> extends HttpError implements CodedFailure {
   override readonly _tag: string = "CodedHttpError";
   /** The stable error code. */
   readonly error: string;
@@ -29,6 +29,22 @@ export class CodedHttpError<R extends CodedFailure> extends HttpError {
     super(reason.httpStatus, reason.publicMessage);
     this.error = reason.code;
     this.reason = reason;
+  }
+
+  /**
+   * The status, stable code and public message of `reason`: a `CodedHttpError` is a
+   * `CodedFailure` itself (the OAuth routes answer a callback handler that throws one with them).
+   */
+  get httpStatus(): number {
+    return this.reason.httpStatus;
+  }
+  /** The stable `error` code of `reason`. */
+  get code(): string {
+    return this.reason.code;
+  }
+  /** The public message of `reason`. */
+  get publicMessage(): string {
+    return this.reason.publicMessage;
   }
 
   /** The answer of `reason`: its status and `{ statusCode, message, error }`. */

@@ -15,6 +15,7 @@ import * as Logger from "effect/Logger";
 import * as LogLevel from "effect/LogLevel";
 import * as Accounts from "../../src/accounts/index.js";
 import * as DevIdp from "../../src/devidp/index.js";
+import { isCodedFailure } from "../../src/http/CodedFailure.js";
 import * as Core from "../../src/index.js";
 import { Controller, Get, Module, Param, StrataApp, StrataServer } from "../../src/index.js";
 import * as OAuth from "../../src/oauth/index.js";
@@ -430,6 +431,25 @@ describe("every exported failure class", () => {
         ...new Set(list.map((failure) => failure.documented ?? failure.answer.status)),
       ].join(" / ");
       expect(documented.get(name), name).toBe(statuses);
+    }
+  });
+
+  it("the classic face's views (OAuthHttpError, AccountsHttpError) name their reason's answer", () => {
+    for (const error of [
+      new OAuth.OAuthHttpError(providerError),
+      new Accounts.AccountsHttpError(lastAccount),
+    ]) {
+      expect(isCodedFailure(error)).toBe(true);
+      expect([error.httpStatus, error.code, error.publicMessage]).toEqual([
+        error.reason.httpStatus,
+        error.reason.code,
+        error.reason.publicMessage,
+      ]);
+      expect(error.getResponse()).toEqual({
+        statusCode: error.reason.httpStatus,
+        message: error.reason.publicMessage,
+        error: error.reason.code,
+      });
     }
   });
 
