@@ -107,6 +107,11 @@ class RelayController {
     const result: OAuthCallbackResult = { accessToken: "t", user: { id: "relayed", name: "R" } };
     return this.oauth.executeCallback(result, "github");
   }
+
+  @Get("url")
+  url() {
+    return { url: this.oauth.getAuthorizationUrl("github").url };
+  }
 }
 
 /** Effect middleware: a span and a log annotation around every request. */
@@ -195,6 +200,14 @@ describe("AccountsService in a classic OAuth sign-in runs on the request's fiber
     const lookup = seen.find((entry) => entry.subject === "relayed");
     expect(lookup?.spans).toEqual(["classic-request"]);
     expect(lookup?.annotations).toMatchObject({ requestTag: "req-7" });
+  });
+
+  it("OAuthService's synchronous getAuthorizationUrl runs on a request's fiber too", async () => {
+    const done = await request(app, "GET", "/relay/url");
+    expect(done.status).toBe(200);
+    const url = new URL((done.body as { url: string }).url);
+    expect(`${url.origin}${url.pathname}`).toBe("https://github.com/login/oauth/authorize");
+    expect(url.searchParams.get("state")).toMatch(/~github$/);
   });
 
   it("the request's timeout interrupts the accounts work", async () => {
