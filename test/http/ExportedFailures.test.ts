@@ -434,6 +434,18 @@ describe("every exported failure class", () => {
     }
   });
 
+  it("docs/accounts.md names each accounts failure with the same status", () => {
+    const doc = readFileSync(new URL("../../docs/accounts.md", import.meta.url), "utf8").replace(
+      /\s+/g,
+      " ",
+    );
+    for (const name of Object.keys(Accounts).filter((key) => table.has(key))) {
+      if (name === "AccountsHttpError") continue;
+      const status = (table.get(name) ?? [])[0]?.answer.status;
+      expect(doc, name).toContain(`\`${name}\` ${status}`);
+    }
+  });
+
   it("the classic face's views (OAuthHttpError, AccountsHttpError) name their reason's answer", () => {
     for (const error of [
       new OAuth.OAuthHttpError(providerError),
