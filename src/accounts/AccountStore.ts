@@ -13,10 +13,12 @@
  *
  * @since 0.1.0
  */
+import * as Respondable from "@effect/platform/HttpServerRespondable";
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
-import type * as Effect from "effect/Effect";
+import * as Effect from "effect/Effect";
 import type * as Option from "effect/Option";
+import { codedFailureResponse } from "../http/CodedFailure.js";
 
 /**
  * One user as a store keeps it: Strata's id and the app's record.
@@ -132,6 +134,10 @@ export class AccountStoreError extends Data.TaggedError("AccountStoreError")<{
   /** The public message of the response body. */
   get publicMessage(): string {
     return "Service Unavailable";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 

@@ -1,13 +1,17 @@
 /**
  * The failures of `Accounts`, one tagged error each. A sign-in or link route answers with
  * them, so they are `Schema.TaggedError`s with an HTTP status, a stable `error` code and a
- * public message, as the OAuth pipeline's are. None carries a token, an email or a profile
+ * public message, as the OAuth pipeline's are, and answer for themselves on any `@effect/platform`
+ * server (a route that lets one escape answers its status and body). None carries a token, an email or a profile
  * field: only the provider name and a reason from a fixed list.
  *
  * @since 0.1.0
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
+import * as Respondable from "@effect/platform/HttpServerRespondable";
+import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
+import { codedFailureResponse } from "../http/CodedFailure.js";
 import type { AccountStoreError } from "./AccountStore.js";
 
 /**
@@ -40,6 +44,10 @@ export class InvalidProfile extends Schema.TaggedError<InvalidProfile>(
   /** The public message of the response body. */
   get publicMessage(): string {
     return "The provider's profile cannot be used to sign in";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -88,6 +96,10 @@ export class AccountConflict extends Schema.TaggedError<AccountConflict>(
   get publicMessage(): string {
     return conflictMessages[this.reason];
   }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(codedFailureResponse(this));
+  }
 }
 
 /**
@@ -110,6 +122,10 @@ export class AccountNotLinked extends Schema.TaggedError<AccountNotLinked>(
   /** The public message of the response body. */
   get publicMessage(): string {
     return "No account of this provider is linked";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -134,6 +150,10 @@ export class LastAccount extends Schema.TaggedError<LastAccount>(
   get publicMessage(): string {
     return "The last linked account cannot be unlinked";
   }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(codedFailureResponse(this));
+  }
 }
 
 /**
@@ -156,6 +176,10 @@ export class UserNotFound extends Schema.TaggedError<UserNotFound>(
   /** The public message of the response body. */
   get publicMessage(): string {
     return "Unknown user";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 
@@ -192,6 +216,10 @@ export class ProviderTokenUnavailable extends Schema.TaggedError<ProviderTokenUn
     return this.reason === "refresh-failed"
       ? "The provider is unavailable"
       : "Sign in with this provider again";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(codedFailureResponse(this));
   }
 }
 

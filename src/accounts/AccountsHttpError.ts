@@ -16,21 +16,4 @@ import type { AccountsError } from "./AccountsError.js";
  */
 export class AccountsHttpError extends CodedHttpError<AccountsError> {
   override readonly _tag: string = "AccountsHttpError";
-
-  /**
-   * The status, stable code and public message of `reason`, as the Effect face's errors name
-   * them: the OAuth routes answer a failed handler with them (a 409 `account_conflict` body, or
-   * `errorRedirect` with `error=account_conflict`).
-   */
-  get httpStatus(): number {
-    return this.reason.httpStatus;
-  }
-  /** The stable `error` code. */
-  get code(): string {
-    return this.reason.code;
-  }
-  /** The public message. */
-  get publicMessage(): string {
-    return this.reason.publicMessage;
-  }
 }

@@ -12,6 +12,7 @@ import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
 import * as Scope from "effect/Scope";
 import type { OAuthTokens, OAuthUser } from "../oauth/OAuthResult.js";
+import { runPromiseExitOnCaller } from "../pipeline/internal/callerFiber.js";
 import type { AccountsApi, AppUser, LinkedAccount } from "./Accounts.js";
 import { isAccountsError } from "./AccountsError.js";
 import { AccountsHttpError } from "./AccountsHttpError.js";
@@ -39,8 +40,9 @@ const unwrap = <A>(exit: Exit.Exit<A, unknown>): A => {
   throw Option.isSome(failure) ? failure.value : Cause.squash(exit.cause);
 };
 
+/** Runs `effect` on the calling request's fiber (its span, log annotations, interruption). */
 const run = <A>(effect: Effect.Effect<A, unknown>): Promise<A> =>
-  Effect.runPromiseExit(effect).then(unwrap);
+  runPromiseExitOnCaller(effect).then(unwrap);
 
 /** Classic tokens, `Redacted`. */
 const redacted = (tokens: ClassicTokens | undefined): OAuthTokens | undefined =>
@@ -58,7 +60,9 @@ const redacted = (tokens: ClassicTokens | undefined): OAuthTokens | undefined =>
 /**
  * Accounts for classic code (exported by `AccountsModule.forRoot`). Failures are thrown as
  * {@link AccountsHttpError}s (409 `account_conflict`, 404 `account_not_linked`, 503 when the
- * store cannot answer...), which a controller may let escape.
+ * store cannot answer...), which a controller may let escape. Called from a request (before the
+ * caller's first `await`), the work runs on a child of the request's fiber: its span, log
+ * annotations and fiber refs, and interrupted with it (the request's timeout).
  *
  * @example
  * const User = Schema.Struct({ id: Schema.String, name: Schema.String });

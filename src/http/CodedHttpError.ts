@@ -4,17 +4,21 @@
  *
  * @since 0.1.0
  */
-import type { CodedFailure } from "./CodedFailure.js";
+import * as Respondable from "@effect/platform/HttpServerRespondable";
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
+import * as Effect from "effect/Effect";
+import { type CodedFailure, codedFailureResponse } from "./CodedFailure.js";
 import { HttpError } from "./HttpError.js";
 
 /**
  * An `HttpError` with the status and public message of the tagged error in `reason`, and its
- * stable code in `error`.
+ * stable code in `error`. It answers as `reason` does, on any `@effect/platform` server: its
+ * status and the standard body plus `error`, whichever face let it escape.
  *
  * @since 0.1.0
  * @category errors
  */
-export class CodedHttpError<R extends CodedFailure> extends HttpError {
+export class CodedHttpError<R extends CodedFailure> extends HttpError implements CodedFailure {
   override readonly _tag: string = "CodedHttpError";
   /** The stable error code. */
   readonly error: string;
@@ -25,5 +29,31 @@ export class CodedHttpError<R extends CodedFailure> extends HttpError {
     super(reason.httpStatus, reason.publicMessage);
     this.error = reason.code;
     this.reason = reason;
+  }
+
+  /**
+   * The status, stable code and public message of `reason`: a `CodedHttpError` is a
+   * `CodedFailure` itself (the OAuth routes answer a callback handler that throws one with them).
+   */
+  get httpStatus(): number {
+    return this.reason.httpStatus;
+  }
+  /** The stable `error` code of `reason`. */
+  get code(): string {
+    return this.reason.code;
+  }
+  /** The public message of `reason`. */
+  get publicMessage(): string {
+    return this.reason.publicMessage;
+  }
+
+  /** The answer of `reason`: its status and `{ statusCode, message, error }`. */
+  override [Respondable.symbol](): Effect.Effect<HttpServerResponse.HttpServerResponse> {
+    return Effect.succeed(codedFailureResponse(this.reason));
+  }
+
+  /** The body it answers with (NestJS's `getResponse()`): `{ statusCode, message, error }`. */
+  override getResponse(): string | object {
+    return { statusCode: this.statusCode, message: this.message, error: this.error };
   }
 }

@@ -1,6 +1,8 @@
+import * as Respondable from "@effect/platform/HttpServerRespondable";
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
-import type * as Effect from "effect/Effect";
+import * as Effect from "effect/Effect";
+import { codedFailureResponse } from "../http/CodedFailure.js";
 
 /**
  * A store could not be reached or answered wrongly (Redis down or too slow): the rate-limit
@@ -12,7 +14,24 @@ import type * as Effect from "effect/Effect";
 export class RateLimitStoreError extends Data.TaggedError("RateLimitStoreError")<{
   readonly message: string;
   readonly cause?: unknown;
-}> {}
+}> {
+  /** The HTTP status a route that lets it escape answers with. */
+  get httpStatus(): number {
+    return 503;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "rate_limit_store_unavailable";
+  }
+  /** The public message of the response body (nothing of `message` or `cause`). */
+  get publicMessage(): string {
+    return "Service Unavailable";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(codedFailureResponse(this));
+  }
+}
 
 /**
  * A request counted in its key's fixed window.

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Redacted from "effect/Redacted";
 import { randomToken } from "../crypto/SecureRandom.js";
+import { runPromiseExitOnCaller, runSyncExitOnCaller } from "../pipeline/internal/callerFiber.js";
 import { nonceHash } from "./OAuth.js";
 import { InvalidState, isOAuthError } from "./OAuthError.js";
 import { OAuthHttpError } from "./OAuthHttpError.js";
@@ -75,6 +76,8 @@ const unwrap = <A>(exit: Exit.Exit<A, unknown>): A => {
  * OAuth 2.0 social login for the classic face (exported by `OAuthModule.forRoot`). Failures
  * are thrown as {@link OAuthHttpError}s: an `HttpError` with the status the built-in routes
  * use (404 unknown provider, 401 invalid state or rejected code, 502/504 provider trouble).
+ * Called from a request (before the caller's first `await`), the work runs on a child of the
+ * request's fiber: its span, log annotations and fiber refs, and interrupted with it.
  *
  * @since 0.1.0
  * @category classic
@@ -100,7 +103,7 @@ export class OAuthService {
   ): AuthorizationResult {
     const oauth = this.runtime.oauth;
     const authorization = unwrap(
-      Effect.runSyncExit(
+      runSyncExitOnCaller(
         Effect.flatMap(
           state === undefined || state === "" ? randomToken(32) : Effect.succeed(state),
           (unbound) =>
@@ -145,7 +148,7 @@ export class OAuthService {
               ...(codeVerifier === undefined ? {} : { codeVerifier }),
               ...(nonce === undefined ? {} : { nonce: nonceHash(nonce) }),
             });
-    return toCallbackResult(unwrap(await Effect.runPromiseExit(run)));
+    return toCallbackResult(unwrap(await runPromiseExitOnCaller(run)));
   }
 
   /** `true` when the received state equals the stored one (constant-time; see `validateState`). */
@@ -165,7 +168,7 @@ export class OAuthService {
         "OAuthService.executeCallback: the callback handler is bound when the app's routes are built: call app.init() (or init() on a testing module) first",
       );
     }
-    return unwrap(await Effect.runPromiseExit(handler((h) => h.handle(result, provider))));
+    return unwrap(await runPromiseExitOnCaller(handler((h) => h.handle(result, provider))));
   }
 
   /** Refreshes an access token (google, microsoft, github apps, twitter). */
@@ -175,7 +178,7 @@ export class OAuthService {
     scopes?: ReadonlyArray<string>,
   ): Promise<RefreshedTokens> {
     const tokens = unwrap(
-      await Effect.runPromiseExit(
+      await runPromiseExitOnCaller(
         this.runtime.oauth.refresh(provider, Redacted.make(refreshToken), scopes),
       ),
     );
@@ -190,6 +193,6 @@ export class OAuthService {
 
   /** Revokes a token (google, twitter). */
   async revokeToken(provider: ProviderName, token: string): Promise<void> {
-    unwrap(await Effect.runPromiseExit(this.runtime.oauth.revoke(provider, Redacted.make(token))));
+    unwrap(await runPromiseExitOnCaller(this.runtime.oauth.revoke(provider, Redacted.make(token))));
   }
 }

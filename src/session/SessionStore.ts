@@ -9,10 +9,12 @@
  *
  * @since 0.1.0
  */
+import * as Respondable from "@effect/platform/HttpServerRespondable";
 import * as Context from "effect/Context";
 import * as Data from "effect/Data";
-import type * as Effect from "effect/Effect";
+import * as Effect from "effect/Effect";
 import type * as Option from "effect/Option";
+import { codedFailureResponse } from "../http/CodedFailure.js";
 
 /**
  * One session as a store keeps it.
@@ -41,7 +43,24 @@ export interface SessionRecord {
 export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{
   readonly message: string;
   readonly cause?: unknown;
-}> {}
+}> {
+  /** The HTTP status a route that lets it escape answers with. */
+  get httpStatus(): number {
+    return 503;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "session_store_unavailable";
+  }
+  /** The public message of the response body (nothing of `message` or `cause`). */
+  get publicMessage(): string {
+    return "Service Unavailable";
+  }
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(codedFailureResponse(this));
+  }
+}
 
 /**
  * Keeps sessions. Every `cookieValue` is what the browser sent, untrusted: a store answers
