@@ -14,6 +14,7 @@ import * as Option from "effect/Option";
 import * as Scope from "effect/Scope";
 import type { RequestContext } from "../http/RequestContext.js";
 import type { HttpArgumentsHost } from "../pipeline/ExecutionContext.js";
+import { runPromiseExitOnCaller } from "../pipeline/internal/callerFiber.js";
 import { CookieSink, type CookieSinkService } from "./internal/CookieSink.js";
 import type { SessionApi } from "./Session.js";
 
@@ -78,14 +79,15 @@ const strataResponseSink =
     });
 
 /**
- * `effect` run on `request` off the request's fiber (a Promise method of a handler): the
- * cookie is written on the request's `StrataResponse`.
+ * `effect` run on `request` from a Promise method of a handler (on a child of the request's
+ * fiber when called from it, see `runPromiseExitOnCaller`): the cookie is written on the
+ * request's `StrataResponse`.
  */
 const runOnRequest = <B>(
   effect: Effect.Effect<B, unknown, HttpServerRequest.HttpServerRequest>,
   request: RequestContext,
 ): Promise<B> =>
-  Effect.runPromiseExit(
+  runPromiseExitOnCaller(
     onRequest(effect, request).pipe(Effect.provideService(CookieSink, strataResponseSink(request))),
   ).then(unwrap);
 
@@ -148,7 +150,7 @@ export class SessionService<A = unknown> {
 
   /** Ends every session of `userId` (see `SessionApi.destroyAllFor`). */
   destroyAllFor(userId: string): Promise<void> {
-    return Effect.runPromiseExit(this.session.destroyAllFor(userId)).then(unwrap);
+    return runPromiseExitOnCaller(this.session.destroyAllFor(userId)).then(unwrap);
   }
 
   /** Releases the store (its Redis connection) when the app closes. */
