@@ -39,7 +39,7 @@ export const MIN_SEALING_KEY_LENGTH = Sealer.MIN_SECRET_LENGTH;
 const PURPOSE: Sealer.SealingPurpose = {
   salt: "strata/oauth",
   info: "transaction-cookie/v1",
-  aad: "effect-strata/oauth/transaction/v1",
+  aad: "strata/oauth/transaction/v1",
 };
 
 const decodeTransaction = Schema.decodeUnknownOption(Schema.parseJson(OAuthTransaction));

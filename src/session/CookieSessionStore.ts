@@ -56,7 +56,7 @@ export interface CookieSessionStoreOptions {
 const PURPOSE: Sealer.SealingPurpose = {
   salt: "strata/session",
   info: "session-cookie/v1",
-  aad: "effect-strata/session/cookie/v1",
+  aad: "strata/session/cookie/v1",
 };
 
 /**

@@ -85,12 +85,12 @@ describe("sealed cookies are bound to their purpose", () => {
   const transactionPurpose = {
     salt: "strata/oauth",
     info: "transaction-cookie/v1",
-    aad: "effect-strata/oauth/transaction/v1",
+    aad: "strata/oauth/transaction/v1",
   };
   const sessionPurpose = {
     salt: "strata/session",
     info: "session-cookie/v1",
-    aad: "effect-strata/session/cookie/v1",
+    aad: "strata/session/cookie/v1",
   };
 
   it.effect(

@@ -32,7 +32,7 @@ import type { ProviderTokenOptions, RefreshProviderToken } from "../AccountsOpti
 const PURPOSE: Sealer.SealingPurpose = {
   salt: "strata/accounts",
   info: "provider-token/v1",
-  aad: "effect-strata/accounts/provider-token/v1",
+  aad: "strata/accounts/provider-token/v1",
 };
 
 /** An access token this close to its expiry counts as expired. */
