@@ -379,6 +379,12 @@ describe("an ES module app: the file: dependency of docs/installing.md, and docs
     "runs the guide's MockProvider test, and a partial update through a class-validator DTO under the guide's swc config",
     async () => {
       write(app, "vitest.config.ts", blockWith("docs/testing.md", "ts", "unplugin-swc"));
+      // unplugin-swc also reads tsconfig.json's useDefineForClassFields: the app's tsconfig here
+      // leaves it out (as NestJS's does), so the guide's config alone must keep the DTO's fields.
+      const { compilerOptions, ...tsconfig } = JSON.parse(tsconfigOf("nodenext"));
+      const { useDefineForClassFields, ...withoutIt } = compilerOptions;
+      expect(useDefineForClassFields).toBe(false);
+      write(app, "tsconfig.json", JSON.stringify({ ...tsconfig, compilerOptions: withoutIt }));
       write(
         app,
         "test/testing/MockProvider.test.ts",
