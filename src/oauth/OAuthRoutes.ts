@@ -458,7 +458,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
       const taken = Option.isNone(cookie)
         ? Either.right(Option.none())
         : yield* Effect.either(store.take(cookie.value));
-      // A store that cannot answer: 500 (a full one: 503), the cookie cleared as on every outcome.
+      // A store that cannot answer or is full: 503, the cookie cleared as on every outcome.
       if (Either.isLeft(taken)) return finish(yield* failureResponse(Cause.fail(taken.left)));
       const transaction = taken.right;
 
