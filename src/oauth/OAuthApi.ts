@@ -80,6 +80,11 @@ const StoreFullBody = errorBody(
   ["transaction_store_full"],
   "The in-process transaction store is full of live transactions",
 );
+const TooManyBody = errorBody(
+  429,
+  ["too_many_transactions"],
+  "This client holds as many transactions as the store allows one client; Retry-After says when one expires",
+);
 const TimeoutBody = errorBody(504, ["provider_timeout"], "The provider answered too slowly");
 const HandlerFailedBody = Schema.Struct({
   statusCode: Schema.Int,
@@ -238,6 +243,7 @@ export const make = (options: OAuthApiOptions) => {
   const authorize = (link ? authorizeBase.addError(unauthorized, { status: 401 }) : authorizeBase)
     .addError(UnknownProviderBody, { status: 404 })
     .addError(StoreFullBody, { status: 503 })
+    .addError(TooManyBody, { status: 429 })
     .annotateContext(
       OpenApi.annotations({
         summary: "Start signing in with a provider",
@@ -279,6 +285,7 @@ export const make = (options: OAuthApiOptions) => {
     .addError(HandlerFailedBody, { status: 500 })
     .addError(BadGatewayBody, { status: 502 })
     .addError(StoreFullBody, { status: 503 })
+    .addError(TooManyBody, { status: 429 })
     .addError(TimeoutBody, { status: 504 })
     .annotateContext(
       OpenApi.annotations({
