@@ -14,16 +14,20 @@ import * as Redacted from "effect/Redacted";
 import * as TestClock from "effect/TestClock";
 import { Redis } from "ioredis";
 import { afterAll, inject } from "vitest";
+import { Module } from "../../src/index.js";
 import {
   OAuth,
   type OAuthConfigError,
+  OAuthModule,
   OAuthRoutes,
   type OAuthRoutesOptions,
   RedisTransactionStore,
   TransactionSealer,
   TransactionStore,
 } from "../../src/oauth/index.js";
-import { serveTest } from "../../src/testing/index.js";
+import { request, serveTest } from "../../src/testing/index.js";
+import { startedApps } from "../support/started.js";
+import { credentials } from "./fixtures.js";
 import { mockNetwork } from "./support/network.js";
 import { mockLogin, tokenRequests } from "./support/providerNetwork.js";
 import { type Answer, callback, get, KEY, start, testConfig } from "./support/server.js";
@@ -250,6 +254,34 @@ describe("check 42: the capacities are checked at startup", () => {
       }
     }),
   );
+});
+
+describe("check 42 on the classic face", () => {
+  const startApp = startedApps();
+  it("maxTransactionsPerClient caps one client's waiting transactions; routes.trustProxy keys clients", async () => {
+    @Module({
+      imports: [
+        OAuthModule.forRoot({
+          providers: { github: credentials("github") },
+          transactionStore: "memory",
+          maxTransactionsPerClient: 2,
+          routes: { trustProxy: 1 },
+        }),
+      ],
+    })
+    class AppModule {}
+    const app = await startApp(AppModule);
+    const startFrom = (headers: Record<string, string>) =>
+      request(app, "GET", "/auth/github", { headers });
+    for (let i = 0; i < 2; i++) expect((await startFrom(ATTACKER)).status).toBe(302);
+    const refused = await startFrom(ATTACKER);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(TOO_MANY);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(590);
+    expect(refused.headers.get("set-cookie")).toBeNull();
+    expect(refused.headers.get("location")).toBeNull();
+    expect((await startFrom(VICTIM)).status).toBe(302);
+  });
 });
 
 /** The shared Redis of the run (see test/support/globalSetup.ts). */
