@@ -85,6 +85,11 @@ const TooManyBody = errorBody(
   ["too_many_transactions"],
   "This client holds as many transactions as the store allows one client; Retry-After says when one expires",
 );
+const SessionTooLargeBody = errorBody(
+  422,
+  ["session_too_large"],
+  "The session data does not fit the sealed session cookie (a very long profile name); nothing was written",
+);
 const TimeoutBody = errorBody(504, ["provider_timeout"], "The provider answered too slowly");
 const HandlerFailedBody = Schema.Struct({
   statusCode: Schema.Int,
@@ -270,7 +275,11 @@ export const make = (options: OAuthApiOptions) => {
       : options.session !== undefined
         ? callbackBase
         : callbackBase.addSuccess(CallbackResult);
-  const callback = callbackSuccess
+  const callbackErrors =
+    options.session === undefined
+      ? callbackSuccess
+      : callbackSuccess.addError(SessionTooLargeBody, { status: 422 });
+  const callback = callbackErrors
     .addSuccess(
       HttpApiSchema.Empty(302).annotations({
         description:
