@@ -19,7 +19,7 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import { randomToken } from "../crypto/SecureRandom.js";
 import { makeExpiringEntries } from "../memory/ExpiringEntries.js";
-import { makeClientQuota } from "./ClientQuota.js";
+import { makeClientQuota } from "./internal/ClientQuota.js";
 import { TooManyTransactions, TransactionStoreFull } from "./OAuthError.js";
 import type { OAuthTransaction } from "./OAuthTransaction.js";
 import { TransactionSealer } from "./TransactionSealer.js";

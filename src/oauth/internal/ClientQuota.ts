@@ -3,16 +3,9 @@
  * waiting, or states taken), so that one client cannot fill the store for everybody
  * (SECURITY.md 42). Its own memory is bounded by the store's: one time per live entry, and
  * a client is forgotten once its entries have expired.
- *
- * @since 0.1.0
  */
 
-/**
- * The live entries of each client, by client key.
- *
- * @since 0.1.0
- * @category transaction
- */
+/** The live entries of each client, by client key. */
 export interface ClientQuota {
   /**
    * Forgets what expired at `now`; when `client` holds its maximum of live entries, the
@@ -28,12 +21,7 @@ export interface ClientQuota {
   readonly release: (client: string, forgetAt: number) => void;
 }
 
-/**
- * An empty quota of `maxPerClient` live entries per client.
- *
- * @since 0.1.0
- * @category transaction
- */
+/** An empty quota of `maxPerClient` live entries per client. */
 export const makeClientQuota = (maxPerClient: number): ClientQuota => {
   // Each client's forget times, ascending. The map is in the order of each client's latest
   // `add` (moved to the end at every one), which is the order of their last forget times: a
