@@ -80,6 +80,16 @@ const StoreFullBody = errorBody(
   ["transaction_store_full"],
   "The in-process transaction store is full of live transactions",
 );
+const TooManyBody = errorBody(
+  429,
+  ["too_many_transactions"],
+  "This client holds as many transactions as the store allows one client; Retry-After says when one expires",
+);
+const SessionTooLargeBody = errorBody(
+  422,
+  ["session_too_large"],
+  "The session data does not fit the sealed session cookie (a very long profile name); nothing was written",
+);
 const TimeoutBody = errorBody(504, ["provider_timeout"], "The provider answered too slowly");
 const HandlerFailedBody = Schema.Struct({
   statusCode: Schema.Int,
@@ -246,6 +256,7 @@ export const make = (options: OAuthApiOptions) => {
   )
     .addError(UnknownProviderBody, { status: 404 })
     .addError(StoreFullBody, { status: 503 })
+    .addError(TooManyBody, { status: 429 })
     .annotateContext(
       OpenApi.annotations({
         summary: "Start signing in with a provider",
@@ -272,7 +283,11 @@ export const make = (options: OAuthApiOptions) => {
       : options.session !== undefined
         ? callbackBase
         : callbackBase.addSuccess(CallbackResult);
-  const callback = callbackSuccess
+  const callbackErrors =
+    options.session === undefined
+      ? callbackSuccess
+      : callbackSuccess.addError(SessionTooLargeBody, { status: 422 });
+  const callback = callbackErrors
     .addSuccess(
       HttpApiSchema.Empty(302).annotations({
         description:
@@ -287,6 +302,7 @@ export const make = (options: OAuthApiOptions) => {
     .addError(HandlerFailedBody, { status: 500 })
     .addError(BadGatewayBody, { status: 502 })
     .addError(StoreFullBody, { status: 503 })
+    .addError(TooManyBody, { status: 429 })
     .addError(TimeoutBody, { status: 504 })
     .annotateContext(
       OpenApi.annotations({

@@ -9,6 +9,7 @@
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import * as Respondable from "@effect/platform/HttpServerRespondable";
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
@@ -400,6 +401,59 @@ export class TransactionStoreFull extends Schema.TaggedError<TransactionStoreFul
 }
 
 /**
+ * One client holds as many live transactions (or states taken) as a transaction store allows
+ * one client (`maxPerClient`): its new transaction, or its callback, is refused so that it
+ * cannot fill the store for everybody (SECURITY.md 42). 429 `Too Many Requests` with
+ * `Retry-After`: the seconds until one of its entries expires. Other clients are not affected.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class TooManyTransactions extends Schema.TaggedError<TooManyTransactions>(
+  "effect-strata/oauth/TooManyTransactions",
+)(
+  "TooManyTransactions",
+  {
+    /** Whole seconds until the client may start one again. */
+    retryAfter: Schema.Number,
+  },
+  HttpApiSchema.annotations({ status: 429 }),
+) {
+  /** The HTTP status the built-in routes answer with. */
+  get httpStatus(): number {
+    return 429;
+  }
+  /** The stable `error` code of the response body. */
+  get code(): string {
+    return "too_many_transactions";
+  }
+  /** The public message of the response body. */
+  get publicMessage(): string {
+    return "Too Many Requests";
+  }
+  /** Its status, body (the standard shape plus `error`) and `Retry-After`, on any server. */
+  [Respondable.symbol]() {
+    return Effect.succeed(tooManyTransactionsResponse(this));
+  }
+}
+
+/**
+ * The answer to {@link TooManyTransactions}: 429 in the standard shape plus
+ * `error: "too_many_transactions"`, with `Retry-After`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const tooManyTransactionsResponse = (
+  failure: TooManyTransactions,
+): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.setHeader(
+    codedFailureResponse(failure),
+    "retry-after",
+    String(Math.max(1, Math.ceil(failure.retryAfter))),
+  );
+
+/**
  * Every failure of an OAuth authorization or callback, each with its HTTP status, stable
  * `error` code and public message.
  *
@@ -416,7 +470,8 @@ export type OAuthError =
   | ProviderTimeout
   | ProfileFetchFailed
   | InvalidRedirect
-  | TransactionStoreFull;
+  | TransactionStoreFull
+  | TooManyTransactions;
 
 /** The failures of a token request (exchange, refresh, revocation). @since 0.1.0 @category errors */
 export type TokenError =
@@ -439,6 +494,7 @@ const oauthErrorTags: ReadonlySet<string> = new Set([
   "ProfileFetchFailed",
   "InvalidRedirect",
   "TransactionStoreFull",
+  "TooManyTransactions",
 ]);
 
 /** `true` for any {@link OAuthError}. @since 0.1.0 @category errors */

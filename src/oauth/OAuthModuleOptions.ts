@@ -56,6 +56,14 @@ export interface OAuthModuleOptions {
     | "cookie"
     | "memory"
     | { readonly redis: RedisTransactionStoreOptions };
+  /**
+   * The most transactions one client may hold in the transaction store (default 1 000): the
+   * states its callbacks took (`"cookie"`) or the transactions it started and has not completed
+   * (`"memory"`, Redis). Past it, that client alone gets 429 `too_many_transactions` with
+   * `Retry-After`, so no one client can fill the store for everybody (SECURITY.md 42). A client
+   * is its address, as the rate limiter counts it (`routes.trustProxy`, `routes.ipv6Subnet`).
+   */
+  readonly maxTransactionsPerClient?: number;
   /** Timeout of every outbound provider call, token exchange included (default 10 s). */
   readonly timeout?: Duration.DurationInput;
   /** Largest provider response read (profile, token answer, key set), in bytes (default 1 MB). */

@@ -18,7 +18,8 @@
  * Statuses: unknown provider 404; missing, invalid, expired or replayed state 401
  * `Invalid state`; provider `error=` 401; code rejected 401; provider unreachable, 5xx or
  * malformed 502; provider too slow 504; a bad redirect parameter 400; an in-process
- * transaction store full of live entries 503. Bodies have the standard
+ * transaction store full of live entries 503; a client holding the store's `maxPerClient`
+ * entries 429 `too_many_transactions` with `Retry-After`. Bodies have the standard
  * shape plus a stable `error` code. Every response carries `Cache-Control: no-store` and
  * `Referrer-Policy: no-referrer`; every callback outcome clears the transaction cookie.
  *
@@ -40,13 +41,22 @@ import { causeToResponse } from "../http/ErrorResponse.js";
 import { ForbiddenError, UnauthorizedError } from "../http/HttpError.js";
 import { StrataResponse } from "../http/StrataResponse.js";
 import { jsonResponse } from "../http/TextResponse.js";
+import { addressKey } from "../middleware/internal/addressKey.js";
+import { DEFAULT_IPV6_SUBNET } from "../middleware/RateLimit.js";
 import { isCrossSite } from "../middleware/SameOrigin.js";
+import * as TrustProxy from "../middleware/TrustProxy.js";
 import { describeRoute } from "../openapi/RouteDescription.js";
 import { Session, type SessionApi } from "../session/Session.js";
 import { linkOwner } from "./LinkOwner.js";
 import { OAuth } from "./OAuth.js";
 import { reservedProviderNames } from "./OAuthConfig.js";
-import { InvalidRedirect, type OAuthError, UnknownProvider } from "./OAuthError.js";
+import {
+  InvalidRedirect,
+  type OAuthError,
+  TooManyTransactions,
+  tooManyTransactionsResponse,
+  UnknownProvider,
+} from "./OAuthError.js";
 import { OAuthConfigError, type OAuthProviderService } from "./OAuthProvider.js";
 import { type OAuthSession, toCallbackResult } from "./OAuthResult.js";
 import { sessionUserOf } from "./OAuthSessionUser.js";
@@ -149,6 +159,18 @@ export interface OAuthRoutesOptions<R = never, A = unknown, E = unknown, RS = ne
    * `GET /auth/session` and `POST /auth/logout`. `session: {}` keeps the profile.
    */
   readonly session?: OAuthRoutesSession<RS, ES>;
+  /**
+   * Which `X-Forwarded-For` entry is the client whose transactions are counted against the
+   * store's `maxPerClient` (SECURITY.md 42), as for the rate limiter: default false (the
+   * socket's peer), or the number of proxies in front of the app, or their addresses and CIDR
+   * ranges (see `TrustProxy`). `true` is refused at startup: any client could then pick its own key.
+   */
+  readonly trustProxy?: TrustProxy.TrustProxy;
+  /**
+   * IPv6 clients are counted per network of this prefix length (default 64, as the rate
+   * limiter); `false` counts each address.
+   */
+  readonly ipv6Subnet?: number | false;
 }
 
 const securityHeaders = {
@@ -159,13 +181,45 @@ const securityHeaders = {
 const secured = (response: HttpServerResponse.HttpServerResponse) =>
   setResponseHeaders(response, securityHeaders);
 
-/** A failure's response: a {@link CodedFailure} (a full store) with its own status and code. */
+/**
+ * A failure's response: a {@link CodedFailure} (a full store) with its own status and code, a
+ * client over its transactions with `Retry-After` too.
+ */
 const failureResponse = (cause: Cause.Cause<unknown>) => {
   const failure = Cause.failureOption(cause);
-  return Option.isSome(failure) && isCodedFailure(failure.value)
+  if (Option.isNone(failure)) return causeToResponse(cause);
+  if (failure.value instanceof TooManyTransactions) {
+    return Effect.succeed(tooManyTransactionsResponse(failure.value));
+  }
+  return isCodedFailure(failure.value)
     ? Effect.succeed(codedFailureResponse(failure.value))
     : causeToResponse(cause);
 };
+
+/** The key a client's transactions are counted under: its address, as the rate limiter's. */
+const clientKeys = (options: {
+  readonly trustProxy?: TrustProxy.TrustProxy;
+  readonly ipv6Subnet?: number | false;
+}) =>
+  Effect.gen(function* () {
+    if (options.trustProxy === true) {
+      return yield* new OAuthConfigError({
+        message:
+          "trustProxy: true believes the leftmost X-Forwarded-For entry, which any client writes, so every client could pick its own key. Give the number of proxies in front of the app (trustProxy: 1) or their addresses",
+      });
+    }
+    const subnet = options.ipv6Subnet ?? DEFAULT_IPV6_SUBNET;
+    if (subnet !== false && !(Number.isInteger(subnet) && subnet >= 1 && subnet <= 128)) {
+      return yield* new OAuthConfigError({
+        message: `ipv6Subnet (${subnet}) must be a prefix length from 1 to 128, or false`,
+      });
+    }
+    const trust = yield* TrustProxy.make(options.trustProxy).pipe(
+      Effect.mapError((error) => new OAuthConfigError({ message: error.message })),
+    );
+    return (request: HttpServerRequest.HttpServerRequest): string =>
+      addressKey(TrustProxy.clientAddress(request, trust), subnet);
+  });
 
 /** The `error` code a failed handler is redirected with: its own, else {@link HANDLER_FAILED}. */
 const handlerFailureCode = (cause: Cause.Cause<unknown>) => {
@@ -280,6 +334,7 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
       });
     }
     const origins = yield* originsOf(options.allowedRedirectOrigins);
+    const clientKey = yield* clientKeys(options);
     const base = options.path ?? "/auth";
     const isSecure = (provider: OAuthProviderService) =>
       options.secureCookie === undefined || options.secureCookie === "auto"
@@ -350,11 +405,16 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
               ...(link === undefined ? {} : { intent: "link", linkOwner: link.owner }),
             }),
             (authorization) =>
-              Effect.map(store.save(authorization.transaction), (cookie) =>
-                setResponseHeaders(found, {
-                  location: authorization.url,
-                  "set-cookie": transactionCookie(cookie, isSecure(p)),
-                }),
+              Effect.map(
+                store.save(
+                  authorization.transaction,
+                  clientKey(Context.get(context, HttpServerRequest.HttpServerRequest)),
+                ),
+                (cookie) =>
+                  setResponseHeaders(found, {
+                    location: authorization.url,
+                    "set-cookie": transactionCookie(cookie, isSecure(p)),
+                  }),
               ),
           );
         const intent = queryParam(query, "intent");
@@ -453,8 +513,8 @@ export const routes = <R = never, A = unknown, E = unknown, RS = never, ES = nev
         clearTransactionCookie(secured(response), secure);
       const taken = Option.isNone(cookie)
         ? Either.right(Option.none())
-        : yield* Effect.either(store.take(cookie.value));
-      // A store that cannot answer: 500 (a full one: 503), the cookie cleared as on every outcome.
+        : yield* Effect.either(store.take(cookie.value, clientKey(request)));
+      // A store that cannot answer or is full: 503, the cookie cleared as on every outcome.
       if (Either.isLeft(taken)) return finish(yield* failureResponse(Cause.fail(taken.left)));
       const transaction = taken.right;
 

@@ -33,13 +33,17 @@ const runtimeLayer = (
   // Without the built-in routes nothing is stored: no sealing key is needed (nor warned
   // about), no Redis connection opened.
   const chosen = options.transactionStore;
+  const limits =
+    options.maxTransactionsPerClient === undefined
+      ? {}
+      : { maxPerClient: options.maxTransactionsPerClient };
   const store: Layer.Layer<TransactionStore, OAuthConfigError | StartupError> =
     chosen === "memory" || options.routes === false
-      ? TransactionStore.layerMemory
+      ? TransactionStore.layerMemoryWith(limits)
       : typeof chosen === "object"
-        ? RedisTransactionStore.layer(chosen.redis)
+        ? RedisTransactionStore.layer({ ...chosen.redis, ...limits })
         : Layer.provide(
-            TransactionStore.layerCookie,
+            TransactionStore.layerCookieWith(limits),
             TransactionSealer.layer(
               options.sealingKey === undefined ? undefined : toRedacted(options.sealingKey),
             ),

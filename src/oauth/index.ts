@@ -177,8 +177,10 @@ export {
   type TransactionSealerService,
 } from "./TransactionSealer.js";
 export {
+  DEFAULT_MAX_PER_CLIENT,
   type LocalTransactionStoreOptions,
   TransactionStore,
   TransactionStoreError,
+  type TransactionStoreRefusal,
   type TransactionStoreService,
 } from "./TransactionStore.js";

@@ -30,6 +30,7 @@ import {
   SessionStore,
   type SessionStoreService,
 } from "./SessionStore.js";
+import { SessionTooLarge } from "./SessionTooLarge.js";
 
 /**
  * Options of {@link layer}.
@@ -114,10 +115,9 @@ const parse = (plain: string): Opened | undefined => {
     : undefined;
 };
 
+/** A session that does not fit: a coded failure (422 `session_too_large`), nothing written. */
 const tooLarge = (length: number) =>
-  Effect.dieMessage(
-    `CookieSessionStore: the sealed session is ${length} characters, more than a cookie holds (${MAX_COOKIE_VALUE}); keep less in the session, or use a server-side store`,
-  );
+  Effect.fail(new SessionTooLarge({ size: length, limit: MAX_COOKIE_VALUE }));
 
 /** The key the options give, or a random one with a warning. */
 const keyOf = (

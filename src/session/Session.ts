@@ -26,6 +26,7 @@ import type { SessionApi } from "./SessionApi.js";
 import * as SessionCookie from "./SessionCookie.js";
 import { resolve, type SessionOptions } from "./SessionOptions.js";
 import { SessionStore } from "./SessionStore.js";
+import type { SessionTooLarge } from "./SessionTooLarge.js";
 
 export type { SessionApi } from "./SessionApi.js";
 
@@ -61,11 +62,15 @@ export interface SessionTag<A> extends Context.Tag<Session, SessionApi<A>> {
   /** {@link SessionApi.create} of the service in context. */
   readonly create: (
     data: A,
-  ) => Effect.Effect<void, ServiceUnavailableError, Session | HttpServerRequest.HttpServerRequest>;
+  ) => Effect.Effect<
+    void,
+    ServiceUnavailableError | SessionTooLarge,
+    Session | HttpServerRequest.HttpServerRequest
+  >;
   /** {@link SessionApi.rotate} of the service in context. */
   readonly rotate: Effect.Effect<
     void,
-    UnauthorizedError | ServiceUnavailableError,
+    UnauthorizedError | ServiceUnavailableError | SessionTooLarge,
     Session | HttpServerRequest.HttpServerRequest
   >;
   /** {@link SessionApi.destroy} of the service in context. */

@@ -7,6 +7,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as Effect from "effect/Effect";
 import type * as Option from "effect/Option";
 import type { ServiceUnavailableError, UnauthorizedError } from "../http/HttpError.js";
+import type { SessionTooLarge } from "./SessionTooLarge.js";
 
 /**
  * The session of the current request, its data of type `A`. Every operation but
@@ -37,12 +38,18 @@ export interface SessionApi<A> {
   /**
    * Signs in: a new session holding `data`, under a new cookie value (the session the request
    * came with, if any, is ended first: no fixation). Use it at every sign-in, for instance from
-   * an OAuth success handler. Data that does not match the Schema is a defect. (A method, so
-   * that a `SessionApi<User>` also serves where a `SessionApi<unknown>` is asked for.)
+   * an OAuth success handler. Data that does not match the Schema is a defect. Data too large
+   * for the sealed-cookie store fails with `SessionTooLarge` (422 `session_too_large`; nothing
+   * is written). (A method, so that a `SessionApi<User>` also serves where a
+   * `SessionApi<unknown>` is asked for.)
    */
   create(
     data: A,
-  ): Effect.Effect<void, ServiceUnavailableError, HttpServerRequest.HttpServerRequest>;
+  ): Effect.Effect<
+    void,
+    ServiceUnavailableError | SessionTooLarge,
+    HttpServerRequest.HttpServerRequest
+  >;
   /**
    * The same session under a new cookie value, the old one ended (with a server-side store a
    * copy of it stops working; a sealed cookie's copy stays valid until it expires). Call it
@@ -50,7 +57,7 @@ export interface SessionApi<A> {
    */
   readonly rotate: Effect.Effect<
     void,
-    UnauthorizedError | ServiceUnavailableError,
+    UnauthorizedError | ServiceUnavailableError | SessionTooLarge,
     HttpServerRequest.HttpServerRequest
   >;
   /**

@@ -15,6 +15,7 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import type * as Option from "effect/Option";
 import { codedFailureResponse } from "../http/CodedFailure.js";
+import type { SessionTooLarge } from "./SessionTooLarge.js";
 
 /**
  * One session as a store keeps it.
@@ -72,12 +73,13 @@ export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{
 export interface SessionStoreService {
   /**
    * Keeps a new session until `expiresAt` (epoch milliseconds) and returns the value its cookie
-   * carries: a fresh one on every call, never a value issued before.
+   * carries: a fresh one on every call, never a value issued before. A store whose cookie
+   * carries the session refuses one that does not fit with {@link SessionTooLarge}.
    */
   readonly create: (
     record: SessionRecord,
     expiresAt: number,
-  ) => Effect.Effect<string, SessionStoreError>;
+  ) => Effect.Effect<string, SessionStoreError | SessionTooLarge>;
   /** The session `cookieValue` stands for; `None` for an unknown, tampered or ended one. */
   readonly load: (
     cookieValue: string,
@@ -97,7 +99,7 @@ export interface SessionStoreService {
     cookieValue: string,
     record: SessionRecord,
     expiresAt: number,
-  ) => Effect.Effect<Option.Option<string>, SessionStoreError>;
+  ) => Effect.Effect<Option.Option<string>, SessionStoreError | SessionTooLarge>;
   /** Ends one session: a copy of its cookie no longer works (where the store can tell). */
   readonly destroy: (
     cookieValue: string,

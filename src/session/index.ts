@@ -53,6 +53,7 @@ export {
   SessionStoreError,
   type SessionStoreService,
 } from "./SessionStore.js";
+export { SessionTooLarge } from "./SessionTooLarge.js";
 /**
  * A `Session` for tests: signed in as the given user, or signed out, without cookies.
  *

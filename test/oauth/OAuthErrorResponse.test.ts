@@ -20,6 +20,7 @@ import {
   ProviderTimeout,
   ProviderUnreachable,
   TokenResponseMalformed,
+  TooManyTransactions,
   TransactionStoreFull,
   UnknownProvider,
 } from "../../src/oauth/index.js";
@@ -37,6 +38,7 @@ const errors: ReadonlyArray<OAuthError> = [
   new ProfileFetchFailed({ provider: "github", reason: "too_large", status: 598 }),
   new InvalidRedirect({ parameter: "successRedirect" }),
   new TransactionStoreFull(),
+  new TooManyTransactions({ retryAfter: 42 }),
 ];
 
 const bodyOf = (error: OAuthError) =>

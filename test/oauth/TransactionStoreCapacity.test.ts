@@ -1,7 +1,9 @@
 // SECURITY.md check 41 through the real built-in routes: the in-process stores forget a
 // single-use value only once it has expired; full of live ones, they refuse new transactions
 // with 503 rather than forget one (which would let its state be replayed). Time is the
-// TestClock's; the stores are built small (maxEntries) so a test can fill them.
+// TestClock's; the stores are built small (maxEntries) so a test can fill them. Every request
+// comes from another client (X-Forwarded-For behind `trustProxy: 1`): one client alone is
+// stopped before (check 42, ClientTransactionCap.test.ts).
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient";
 import { describe, expect, it, layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
@@ -35,10 +37,17 @@ const captureWarnings = Logger.replace(
   }),
 );
 
+/** A client of its own for each request. */
+let clients = 0;
+const anyone = () => {
+  clients++;
+  return { "x-forwarded-for": `10.0.${(clients >> 8) & 255}.${clients & 255}` };
+};
+
 /** The built-in routes over `store`, served on loopback; time is the TestClock's. */
 const server = <E>(store: Layer.Layer<TransactionStore, E>) =>
   serveTest(
-    OAuthRoutes.layer().pipe(
+    OAuthRoutes.layer({ trustProxy: 1 }).pipe(
       Layer.provide(Layer.mergeAll(OAuth.layer(testConfig()), store)),
       Layer.provide(FetchHttpClient.layer),
     ),
@@ -46,7 +55,7 @@ const server = <E>(store: Layer.Layer<TransactionStore, E>) =>
 
 /** `/auth/google` refused: 503 in the standard shape, no cookie, no provider URL. */
 const expectRefusedStart = Effect.gen(function* () {
-  const refused = yield* get("/auth/google");
+  const refused = yield* get("/auth/google", anyone());
   expect(refused.status).toBe(503);
   expect(refused.json).toEqual(FULL);
   expect(refused.setCookies).toEqual([]);
@@ -57,8 +66,8 @@ const expectRefusedStart = Effect.gen(function* () {
 /** A started flow consumed by a failed callback (wrong state): its state is remembered. */
 const burn = (provider: "github" | "google") =>
   Effect.gen(function* () {
-    const flow = yield* start(provider);
-    const failed = yield* callback(provider, "?code=c&state=wrong", flow.cookie);
+    const flow = yield* start(provider, "", anyone());
+    const failed = yield* callback(provider, "?code=c&state=wrong", flow.cookie, anyone());
     expect(failed.status).toBe(401);
   });
 
@@ -77,24 +86,29 @@ describe("check 41: the replay memory forgets only expired entries; full, it ref
           yield* TestClock.setTime(T0);
           warnings.length = 0;
           // The first login succeeds; its state is remembered as taken.
-          const first = yield* start("github");
+          const first = yield* start("github", "", anyone());
           mockLogin(net, "github");
           const query = `?code=c&state=${first.state}`;
-          expect((yield* callback("github", query, first.cookie)).status).toBe(200);
+          expect((yield* callback("github", query, first.cookie, anyone())).status).toBe(200);
           // A flow started while there is room, completed only once the memory is full.
-          const late = yield* start("github");
+          const late = yield* start("github", "", anyone());
           for (let i = 1; i < MAX; i++) yield* burn("google");
 
           // Many more logins: every one refused at the start, none forgets a live state.
           for (let i = 0; i < 3 * MAX; i++) yield* expectRefusedStart;
           expect(warnings.filter((w) => w.includes("TransactionStore (cookie)"))).toHaveLength(1);
-          const replay = yield* callback("github", query, first.cookie);
+          const replay = yield* callback("github", query, first.cookie, anyone());
           expect(replay.status).toBe(401);
           expect(replay.json).toEqual(INVALID_STATE);
 
           // A callback the memory cannot take: 503, cookie cleared, no token request.
           mockLogin(net, "github");
-          const refused = yield* callback("github", `?code=c&state=${late.state}`, late.cookie);
+          const refused = yield* callback(
+            "github",
+            `?code=c&state=${late.state}`,
+            late.cookie,
+            anyone(),
+          );
           expect(refused.status).toBe(503);
           expect(refused.json).toEqual(FULL);
           expect(refused.setCookies).toEqual([expect.stringMatching(/^strata_oauth=; Max-Age=0;/)]);
@@ -105,12 +119,19 @@ describe("check 41: the replay memory forgets only expired entries; full, it ref
           yield* expectRefusedStart;
           // Past their expiry, they are forgotten: logins work again.
           yield* TestClock.adjust("1 minute");
-          const again = yield* start("github");
+          const again = yield* start("github", "", anyone());
           mockLogin(net, "github");
-          const done = yield* callback("github", `?code=c&state=${again.state}`, again.cookie);
+          const done = yield* callback(
+            "github",
+            `?code=c&state=${again.state}`,
+            again.cookie,
+            anyone(),
+          );
           expect(done.status).toBe(200);
           // The old state is refused still: its transaction has expired.
-          expect((yield* callback("github", query, first.cookie)).json).toEqual(INVALID_STATE);
+          expect((yield* callback("github", query, first.cookie, anyone())).json).toEqual(
+            INVALID_STATE,
+          );
         }),
     );
   });
@@ -125,7 +146,7 @@ describe("check 41: the replay memory forgets only expired entries; full, it ref
             yield* TestClock.setTime(T0);
             warnings.length = 0;
             const flows = [];
-            for (let i = 0; i < MAX; i++) flows.push(yield* start("github"));
+            for (let i = 0; i < MAX; i++) flows.push(yield* start("github", "", anyone()));
             for (let i = 0; i < 3 * MAX; i++) yield* expectRefusedStart;
             expect(warnings.filter((w) => w.includes("TransactionStore (memory)"))).toHaveLength(1);
 
@@ -133,16 +154,16 @@ describe("check 41: the replay memory forgets only expired entries; full, it ref
             const oldest = flows[0];
             mockLogin(net, "github");
             const query = `?code=c&state=${oldest?.state}`;
-            expect((yield* callback("github", query, oldest?.cookie)).status).toBe(200);
-            expect((yield* callback("github", query, oldest?.cookie)).status).toBe(401);
+            expect((yield* callback("github", query, oldest?.cookie, anyone())).status).toBe(200);
+            expect((yield* callback("github", query, oldest?.cookie, anyone())).status).toBe(401);
             // Taking it freed one slot, and one only.
-            yield* start("google");
+            yield* start("google", "", anyone());
             yield* expectRefusedStart;
 
             yield* TestClock.adjust("9 minutes");
             yield* expectRefusedStart;
             yield* TestClock.adjust("1 minute");
-            for (let i = 0; i < MAX; i++) yield* start("google");
+            for (let i = 0; i < MAX; i++) yield* start("google", "", anyone());
             yield* expectRefusedStart;
           }),
       );

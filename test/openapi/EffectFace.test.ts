@@ -174,7 +174,7 @@ layer(OAuthApp)("the OAuth routes' description", (it) => {
         required: true,
         schema: { type: "string", enum: ["google", "github"] },
       });
-      expect(Object.keys(authorize?.responses ?? {})).toEqual(["302", "400", "404", "503"]);
+      expect(Object.keys(authorize?.responses ?? {})).toEqual(["302", "400", "404", "429", "503"]);
       expect(authorize?.responses["302"]?.headers).toMatchObject({
         Location: {},
         "Set-Cookie": {},
@@ -186,6 +186,7 @@ layer(OAuthApp)("the OAuth routes' description", (it) => {
         "400",
         "401",
         "404",
+        "429",
         "500",
         "502",
         "503",

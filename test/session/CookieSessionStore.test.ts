@@ -8,7 +8,7 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
-import { CookieSessionStore, SessionStore } from "../../src/session/index.js";
+import { CookieSessionStore, SessionStore, SessionTooLarge } from "../../src/session/index.js";
 import { sessionStoreContract } from "./support/sessionContract.js";
 
 const SECRET = Redacted.make("session-secret-0123456789-abcdefghijklmnop");
@@ -95,14 +95,20 @@ describe("CookieSessionStore", () => {
       }),
   );
 
-  it.scoped("a session too large for a cookie is refused as a defect naming the fix", () =>
-    Effect.gen(function* () {
-      const store = yield* storeOf({ secret: SECRET });
-      const exit = yield* Effect.exit(
-        store.create({ ...record, data: { blob: "x".repeat(5_000) } }, record.createdAt + 1),
-      );
-      expect(Exit.isFailure(exit) && exit.cause._tag).toBe("Die");
-      expect(String(exit)).toContain("use a server-side store");
-    }),
+  it.scoped(
+    "a session too large for a cookie is refused with SessionTooLarge (check 47), not a defect",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* storeOf({ secret: SECRET });
+        const exit = yield* Effect.exit(
+          store.create({ ...record, data: { blob: "x".repeat(5_000) } }, record.createdAt + 1),
+        );
+        expect(Exit.isFailure(exit) && exit.cause._tag).toBe("Fail");
+        const error = yield* Effect.flip(
+          store.create({ ...record, data: { blob: "x".repeat(5_000) } }, record.createdAt + 1),
+        );
+        expect(error).toBeInstanceOf(SessionTooLarge);
+        expect(error).toMatchObject({ code: "session_too_large", limit: 3_800 });
+      }),
   );
 });

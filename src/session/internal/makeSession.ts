@@ -15,6 +15,7 @@ import type { SessionApi } from "../SessionApi.js";
 import type { CookieWrite, SessionCookie } from "../SessionCookie.js";
 import type { SessionConfig } from "../SessionOptions.js";
 import type { SessionRecord, SessionStoreError, SessionStoreService } from "../SessionStore.js";
+import type { SessionTooLarge } from "../SessionTooLarge.js";
 import { CookieSink, type PendingCookie } from "./CookieSink.js";
 import { fiberNow, recordReadNow } from "./SessionNow.js";
 
@@ -49,8 +50,12 @@ const unauthorized = new UnauthorizedError();
 const unavailable = new ServiceUnavailableError();
 
 /** A store failure for the log: its message and its cause's, never its data. */
-const describe = (error: SessionStoreError): string =>
-  error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
+const describe = (error: SessionStoreError | SessionTooLarge): string =>
+  error._tag === "SessionTooLarge"
+    ? `the sealed session is ${error.size} characters, more than a cookie holds (${error.limit})`
+    : error.cause instanceof Error
+      ? `${error.message}: ${error.cause.message}`
+      : error.message;
 
 /**
  * The session service of `schema`'s data on `store`, configured by `config`, its cookie `cookie`.
@@ -131,6 +136,19 @@ export const makeSession = <A, I>(
       Effect.logWarning(`Session store unavailable: ${describe(error)}`),
       Effect.fail(unavailable),
     );
+
+  /** A new session refused: too large for its cookie (logged, its own 422), or the store's 503. */
+  const refused = (
+    error: SessionStoreError | SessionTooLarge,
+  ): Effect.Effect<never, ServiceUnavailableError | SessionTooLarge> =>
+    error._tag === "SessionTooLarge"
+      ? Effect.zipRight(
+          Effect.logWarning(
+            `Session not created: ${describe(error)}; keep less in the session, or use a server-side store`,
+          ),
+          Effect.fail(error),
+        )
+      : failed(error);
 
   /** No session: forgotten for this request, its cookie cleared. */
   const end = (state: RequestState<A>) => {
@@ -230,7 +248,7 @@ export const makeSession = <A, I>(
 
   /** Keeps `record` as a new session (a new cookie value) for the request. */
   const begin = (state: RequestState<A>, record: SessionRecord, data: A, now: number) =>
-    Effect.map(Effect.catchAll(store.create(record, expiresAt(record)), failed), (value) => {
+    Effect.map(Effect.catchAll(store.create(record, expiresAt(record)), refused), (value) => {
       state.cookieValue = value;
       state.record = record;
       state.data = Option.some(data);

@@ -141,9 +141,9 @@ export const cookieOf = (answer: Answer): string => {
 };
 
 /** Starts a flow: GET /auth/:provider; the provider URL and the transaction cookie. */
-export const start = (provider: string, query = "") =>
+export const start = (provider: string, query = "", headers: Record<string, string> = {}) =>
   Effect.gen(function* () {
-    const answer = yield* get(`/auth/${provider}${query}`);
+    const answer = yield* get(`/auth/${provider}${query}`, headers);
     if (answer.status !== 302 || answer.location === undefined) {
       throw new Error(`start ${provider}: ${answer.status} ${answer.text}`);
     }
@@ -157,8 +157,16 @@ export const start = (provider: string, query = "") =>
   });
 
 /** The callback request of a started flow. */
-export const callback = (provider: string, query: string, cookie?: string) =>
-  get(`/auth/${provider}/callback${query}`, cookie === undefined ? {} : { cookie });
+export const callback = (
+  provider: string,
+  query: string,
+  cookie?: string,
+  headers: Record<string, string> = {},
+) =>
+  get(
+    `/auth/${provider}/callback${query}`,
+    cookie === undefined ? headers : { ...headers, cookie },
+  );
 
 /** Opens a transaction cookie with the test key (what only the server can do). */
 export const unseal = (cookie: string): Effect.Effect<Option.Option<OAuthTransaction>> =>
