@@ -212,6 +212,13 @@ const table: ReadonlyMap<string, ReadonlyArray<Case>> = new Map([
     ),
   ],
   [
+    "TooManyTransactions",
+    answers(
+      () => new OAuth.TooManyTransactions({ retryAfter: 42 }),
+      coded(429, "Too Many Requests", "too_many_transactions"),
+    ),
+  ],
+  [
     "TransactionStoreError",
     answers(
       () => new OAuth.TransactionStoreError({ message: SECRET }),
@@ -239,6 +246,13 @@ const table: ReadonlyMap<string, ReadonlyArray<Case>> = new Map([
     answers(
       () => new Session.SessionStoreError({ message: SECRET }),
       coded(503, "Service Unavailable", "session_store_unavailable"),
+    ),
+  ],
+  [
+    "SessionTooLarge",
+    answers(
+      () => new Session.SessionTooLarge({ size: 5000, limit: 3800 }),
+      coded(422, "Session data too large", "session_too_large"),
     ),
   ],
   // Accounts
