@@ -1,0 +1,135 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The production build of docs/deployment.md ("Production build"): examples/build.mjs bundles an
+// app into one ES module with its source map, run with `node --enable-source-maps` beside
+// node_modules. It bundles Strata's published build (`npm test` builds dist/ before vitest runs).
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const out = mkdtempSync(join(tmpdir(), "strata-production-build-"));
+// The deployment: the bundles, and the production node_modules beside them.
+symlinkSync(join(root, "node_modules"), join(out, "node_modules"), "dir");
+
+const children: Array<ChildProcess> = [];
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(out, { recursive: true, force: true });
+});
+
+/** Bundles `entry` (relative to the repository) with examples/build.mjs into `<out>/<name>`. */
+const bundle = async (entry: string, name: string): Promise<string> => {
+  await promisify(execFile)(process.execPath, ["examples/build.mjs", entry, join(out, name)], {
+    cwd: root,
+  });
+  return join(out, name, "main.mjs");
+};
+
+/** A bundled app, listening. */
+interface Served {
+  readonly url: string;
+  /** Everything it printed so far (stdout and stderr). */
+  readonly output: () => string;
+}
+
+/** Starts `file` as the docs say (`node --enable-source-maps`), from a directory of its own. */
+const serve = (file: string) =>
+  new Promise<Served>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--enable-source-maps", file], {
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH, PORT: "0", NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    let output = "";
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      if (url !== undefined)
+        resolve({ url: url.replace("0.0.0.0", "127.0.0.1"), output: () => output });
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.once("exit", (code) => reject(new Error(`${file} exited (${code}):\n${output}`)));
+  });
+
+const getJson = async (url: string) => {
+  const response = await fetch(url);
+  return { status: response.status, body: await response.json() };
+};
+
+/** The packages the bundle still imports: node's builtins and the ones left external. */
+const importsOf = (file: string) =>
+  [...readFileSync(file, "utf8").matchAll(/^import .* from "([^"]+)";/gm)].map(([, from]) => from);
+
+beforeAll(() => {
+  if (!existsSync(join(root, "dist/src/index.js")))
+    throw new Error("dist/src/index.js is missing: run `npm run build` (npm test does)");
+});
+
+describe.each([
+  { face: "classic", example: "classic-hello" },
+  { face: "Effect", example: "effect-hello" },
+])("examples/$example bundled ($face face)", ({ example }) => {
+  let file: string;
+  let app: Served;
+  beforeAll(async () => {
+    file = await bundle(`examples/${example}/main.ts`, example);
+    app = await serve(file);
+  }, 120_000);
+
+  it("is one module: Strata, effect and @effect/platform inside, node's builtins outside", () => {
+    expect(importsOf(file).filter((from) => !from.startsWith("node:"))).toEqual([]);
+    expect(existsSync(`${file}.map`)).toBe(true);
+  });
+
+  it("answers its routes, the user found through its service", async () => {
+    expect(await getJson(`${app.url}/hello`)).toEqual({ status: 200, body: { hello: "world" } });
+    expect(await getJson(`${app.url}/users/1`)).toEqual({
+      status: 200,
+      body: { id: 1, name: "Ada" },
+    });
+    expect(await getJson(`${app.url}/users/9`)).toMatchObject({
+      status: 404,
+      body: { statusCode: 404, message: "No user 9" },
+    });
+    const invalid = await getJson(`${app.url}/users/abc`);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ statusCode: 400 });
+  });
+});
+
+describe("a bundled app's classes and stack traces", () => {
+  let app: Served;
+  beforeAll(async () => {
+    app = await serve(await bundle("test/packaging/fixtures/bundled/main.ts", "fixture"));
+  }, 120_000);
+
+  it("keeps the name of a decorated class that refers to itself", async () => {
+    expect(await getJson(`${app.url}/name`)).toEqual({
+      status: 200,
+      body: { name: "NamedController" },
+    });
+  });
+
+  it("logs a failure's stack trace at its line of the TypeScript source", async () => {
+    expect(await getJson(`${app.url}/fail`)).toEqual({
+      status: 500,
+      body: { statusCode: 500, message: "Internal Server Error" },
+    });
+    await expect.poll(app.output).toContain("Error: bundled failure");
+    expect(app.output()).toContain("test/packaging/fixtures/bundled/main.ts:15:11");
+    expect(app.output()).not.toMatch(/fixture\/main\.mjs:\d+/);
+  });
+});
+
+describe("docs/deployment.md", () => {
+  it("shows examples/build.mjs as it is", () => {
+    const docs = readFileSync(join(root, "docs/deployment.md"), "utf8");
+    const script = readFileSync(join(root, "examples/build.mjs"), "utf8");
+    expect(docs).toContain(`\`\`\`js\n${script}\`\`\``);
+  });
+});
