@@ -99,4 +99,7 @@ await build({
   },
   plugins: [decoratorMetadata, optionalEffectPeers],
   logLevel: "warning",
+  // Strata's build keeps a few bare imports (`import "effect/Runtime"`) of modules that effect
+  // declares free of side effects: esbuild drops them, rightly, and would warn about each.
+  logOverride: { "ignored-bare-import": "silent" },
 });

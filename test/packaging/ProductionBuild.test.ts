@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pickUser } from "../examples/runScript.js";
+import { CookieJar } from "../support/cookieJar.js";
+import { freePort } from "../support/freePort.js";
 
 // The production build of docs/deployment.md ("Production build"): examples/build.mjs bundles an
 // app into one ES module with its source map, run with `node --enable-source-maps` beside
@@ -37,19 +40,26 @@ interface Served {
   readonly output: () => string;
 }
 
-/** Starts `file` as the docs say (`node --enable-source-maps`), from a directory of its own. */
-const serve = (file: string, nodeArgs: ReadonlyArray<string> = ["--enable-source-maps"]) =>
+/**
+ * Starts `file` as the docs say (`node --enable-source-maps`), from a directory of its own, with
+ * `env` and a free port; resolves once it prints the URL it listens on.
+ */
+const serve = (
+  file: string,
+  nodeArgs: ReadonlyArray<string> = ["--enable-source-maps"],
+  env: Readonly<Record<string, string>> = {},
+) =>
   new Promise<Served>((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, file], {
       cwd: tmpdir(),
-      env: { PATH: process.env.PATH, PORT: "0", NODE_ENV: "production" },
+      env: { PATH: process.env.PATH, PORT: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(child);
     let output = "";
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      const url = /(?:listening on|open) (http:\/\/\S+)/.exec(output)?.[1];
       if (url === undefined) return;
       const rss = () => {
         const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
@@ -138,6 +148,43 @@ describe("a bundled app's classes and stack traces", () => {
     await expect.poll(app.output).toContain("Error: bundled failure");
     expect(app.output()).toContain("test/packaging/fixtures/bundled/main.ts:15:11");
     expect(app.output()).not.toMatch(/fixture\/main\.mjs:\d+/);
+  });
+});
+
+describe("examples/social-login bundled", () => {
+  let file: string;
+  let app: Served;
+  const accounts = join(out, "accounts.db");
+  beforeAll(async () => {
+    file = await bundle("examples/social-login/main.ts", "social-login");
+    // Its OAuth callbacks name its port: a free one, not 0.
+    const port = String(await freePort());
+    app = await serve(file, ["--enable-source-maps"], { ACCOUNTS_DB: accounts, PORT: port });
+  }, 120_000);
+
+  it("keeps libsql, a native addon, in node_modules and bundles @effect/sql", () => {
+    const imports = importsOf(file).filter((from) => !from.startsWith("node:"));
+    expect(imports).toEqual(["libsql"]);
+    expect(readFileSync(file, "utf8")).toContain("@effect/sql/dist/esm/SqlClient.js");
+  });
+
+  it("signs in at the development identity provider; / and /me show the user from the SQLite store", async () => {
+    const jar = new CookieJar(app.url);
+    expect((await jar.fetch("GET", "/me")).status).toBe(401);
+    const started = await jar.fetch("GET", "/auth/google");
+    expect(started.status).toBe(302);
+    const callback = await pickUser(new URL(started.headers.get("location") ?? ""), "ada");
+    const done = await jar.fetch("GET", callback.pathname + callback.search);
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/");
+    const home = await jar.fetch("GET", "/");
+    expect(home.status).toBe(200);
+    expect(home.text).toContain("Ada Lovelace");
+    const me = await jar.fetch("GET", "/me");
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ name: "Ada Lovelace", provider: "google" });
+    expect(existsSync(accounts)).toBe(true);
+    expect(app.output()).not.toContain("ERROR");
   });
 });
 
