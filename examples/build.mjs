@@ -93,8 +93,11 @@ await build({
       // the whole map for it (~0.3 s of startup, ~30 MB). That one is formatted without the
       // map; stack traces formatted after loading are mapped (the first decodes the map).
       "const __prepareStackTrace = Error.prepareStackTrace;",
-      'Error.prepareStackTrace = (error, frames) => [String(error), ...frames].join("\\n    at ");',
-      "queueMicrotask(() => { Error.prepareStackTrace = __prepareStackTrace; });",
+      'const __plainStackTrace = (error, frames) => [String(error), ...frames].join("\\n    at ");',
+      "Error.prepareStackTrace = __plainStackTrace;",
+      "queueMicrotask(() => {",
+      "  if (Error.prepareStackTrace === __plainStackTrace) Error.prepareStackTrace = __prepareStackTrace;",
+      "});",
     ].join("\n"),
   },
   plugins: [decoratorMetadata, optionalEffectPeers],
