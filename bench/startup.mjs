@@ -8,9 +8,14 @@
 // run.mjs. Startup = spawn until the first 200 on `/hello` (polled every 5 ms), RSS idle =
 // VmRSS 1 s after that. With `--load <s>`, every route of run.mjs is then loaded by autocannon
 // (`taskset -c 1`, 50 connections) for <s> seconds, and RSS after load = VmRSS after the last
-// route, peak = VmHWM. Medians (min-max) are printed as a Markdown table.
+// route, peak = VmHWM. Medians (min-max) are printed as a Markdown table, and with fastify in
+// the run, each server's median startup and RSS after load divided by fastify's.
+//
+// The -bundled rows are the examples classic-hello and effect-hello built as docs/deployment.md
+// says ("Production build": ../examples/build.mjs, into dist/bundled/ before the first spawn),
+// run with `--enable-source-maps` as it says; -bundled-nomaps without it.
 
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -26,6 +31,15 @@ const AUTOCANNON = join(HERE, "node_modules", "autocannon", "autocannon.js");
 const STANDARD = ["/hello", "/users/42"];
 /** A server to spawn: `file` with `env` added to the environment, loaded on `routes`. */
 const server = (name, file, env = {}, routes = STANDARD) => ({ name, file, env, routes });
+/**
+ * An example app bundled by ../examples/build.mjs into dist/bundled/<example>/main.mjs, run with
+ * `nodeArgs`; loaded on its two routes (user 1 exists, 42 would be its 404).
+ */
+const bundled = (name, example, nodeArgs) => ({
+  ...server(name, `dist/bundled/${example}/main.mjs`, {}, ["/hello", "/users/1"]),
+  example,
+  nodeArgs,
+});
 const SERVERS = [
   server("node-http", "servers/node-http.mjs"),
   server("fastify", "servers/fastify.mjs"),
@@ -44,6 +58,10 @@ const SERVERS = [
   server("strata-effect", "dist/strata-effect.js"),
   server("strata-classic-esm", "dist/strata-classic.js", { STRATA_FORMAT: "esm" }),
   server("strata-effect-esm", "dist/strata-effect.js", { STRATA_FORMAT: "esm" }),
+  bundled("strata-classic-bundled", "classic-hello", ["--enable-source-maps"]),
+  bundled("strata-effect-bundled", "effect-hello", ["--enable-source-maps"]),
+  bundled("strata-classic-bundled-nomaps", "classic-hello", []),
+  bundled("strata-effect-bundled-nomaps", "effect-hello", []),
 ];
 
 const args = process.argv.slice(2);
@@ -58,7 +76,7 @@ const nodeArgs = opt("node-args", "").split(" ").filter(Boolean);
 // `--dists a.js,b.js`: every Strata server once per Strata build (STRATA_DIST), interleaved.
 const dists = opt("dists", "").split(",").filter(Boolean);
 const selected = SERVERS.filter((s) => only.includes(s.name)).flatMap((s) =>
-  dists.length === 0 || !s.name.startsWith("strata")
+  dists.length === 0 || !s.name.startsWith("strata") || s.example !== undefined
     ? [s]
     : dists.map((d) => ({ ...s, name: `${s.name} [${d}]`, env: { ...s.env, STRATA_DIST: d } })),
 );
@@ -151,7 +169,7 @@ async function once(server) {
   const t0 = performance.now();
   const child = spawn(
     "taskset",
-    ["-c", "0", process.execPath, ...nodeArgs, join(HERE, server.file)],
+    ["-c", "0", process.execPath, ...nodeArgs, ...(server.nodeArgs ?? []), join(HERE, server.file)],
     {
       cwd: HERE,
       env: { ...process.env, ...server.env, PORT: String(port), NODE_ENV: "production" },
@@ -203,6 +221,17 @@ const cell = (xs, d = 0) => {
 };
 
 if (loadSeconds > 0 && !existsSync(AUTOCANNON)) throw new Error("npm install in bench/ first");
+for (const example of new Set(selected.map((s) => s.example).filter(Boolean))) {
+  execFileSync(
+    process.execPath,
+    [
+      join(HERE, "..", "examples", "build.mjs"),
+      join(HERE, "..", "examples", example, "main.ts"),
+      join(HERE, "dist", "bundled", example),
+    ],
+    { stdio: "inherit" },
+  );
+}
 const results = new Map(selected.map((s) => [s.name, []]));
 for (let i = 0; i < spawns; i++) {
   for (const s of selected) {
@@ -224,4 +253,19 @@ for (const s of selected) {
   console.log(
     `| ${s.name} | ${cell(rs.map((r) => r.startup))} | ${cell(rs.map((r) => r.cpu))} | ${cell(rs.map((r) => r.idle))} | ${cell(rs.map((r) => r.after))} | ${cell(rs.map((r) => r.peak))} | ${s.routes.map((_, k) => median(rs.map((r) => r.rps[k])).toFixed(0)).join(" · ")} |`,
   );
+}
+const fastify = results.get("fastify");
+if (fastify !== undefined) {
+  const ratio = (rs, key) =>
+    (median(rs.map((r) => r[key])) / median(fastify.map((r) => r[key]))).toFixed(2);
+  console.log(
+    "\n| server | startup ÷ fastify | CPU to first 200 ÷ fastify | RSS after load ÷ fastify |",
+  );
+  console.log("| --- | ---: | ---: | ---: |");
+  for (const s of selected) {
+    const rs = results.get(s.name);
+    console.log(
+      `| ${s.name} | ${ratio(rs, "startup")}x | ${ratio(rs, "cpu")}x | ${loadSeconds > 0 ? `${ratio(rs, "after")}x` : "–"} |`,
+    );
+  }
 }
