@@ -107,6 +107,12 @@ export {
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from "./http/HttpError.js";
+/**
+ * The deepest nesting a JSON request body may have (default 1000): checked right after parsing,
+ * before anything recursive walks the value; `withJsonDepthLimit` sets it on the Effect face.
+ *
+ * @since 0.1.0
+ */
 export * as JsonDepth from "./http/JsonDepth.js";
 export { DEFAULT_JSON_DEPTH_LIMIT } from "./http/JsonDepth.js";
 export { DEFAULT_BODY_LIMIT, readBody } from "./http/RequestBody.js";

@@ -1,3 +1,10 @@
+/**
+ * The deepest nesting a JSON request body may have, checked right after parsing and before
+ * anything recursive walks the value (SECURITY.md 44): the default, the Effect face's limit as a
+ * FiberRef, and the check itself.
+ *
+ * @since 0.1.0
+ */
 import * as Effect from "effect/Effect";
 import * as FiberRef from "effect/FiberRef";
 import { dual } from "effect/Function";

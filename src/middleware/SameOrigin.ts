@@ -131,9 +131,11 @@ const forbidden = new ForbiddenError();
  * payment) as much as for a `POST`.
  *
  * @example
- * const trusted = yield* SameOrigin.trustedOrigins(); // at startup
- * const unlink = HttpLayerRouter.add("POST", "/accounts/:provider/unlink",
- *   Effect.zipRight(SameOrigin.check(trusted), doUnlink));
+ * const unlink = HttpLayerRouter.add(
+ *   "POST",
+ *   "/accounts/:provider/unlink",
+ *   Effect.zipRight(SameOrigin.check(), HttpServerResponse.empty({ status: 204 })),
+ * );
  *
  * @since 0.1.0
  * @category middleware
