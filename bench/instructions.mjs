@@ -2,7 +2,7 @@
 // Instructions a server executes per request, counted by valgrind: the one figure a shared or
 // busy machine does not move. Not part of the test suite.
 //
-//   node instructions.mjs [--only a,b] [--requests <n>=1000] [--windows <n>=3] [--warmup <n>=2000]
+//   node instructions.mjs [--only a,b] [--requests <n>=1000] [--windows <n>=3] [--warmup <n>=3000]
 //                         [--paths /hello,/users/42] [--baseline <git rev>] [--profile <n>]
 //
 // Each server runs under `valgrind --tool=callgrind --instr-atstart=no` (nothing counted while
@@ -61,7 +61,7 @@ function parseArgs(argv) {
     only: DEFAULT_ONLY,
     requests: 1000,
     windows: 3,
-    warmup: 2000,
+    warmup: 3000,
     paths: ["/hello", "/users/42"],
     baseline: undefined,
     profile: 0,
@@ -83,7 +83,7 @@ function parseArgs(argv) {
       opts[flag.slice(2)] = n;
     } else if (flag === "-h" || flag === "--help") {
       console.log(
-        "usage: node instructions.mjs [--only a,b] [--requests 1000] [--windows 3] [--warmup 2000] " +
+        "usage: node instructions.mjs [--only a,b] [--requests 1000] [--windows 3] [--warmup 3000] " +
           "[--paths /hello,/users/42] [--baseline <git rev>] [--profile <n>]\n" +
           `servers: ${SERVERS.map((s) => s.name).join(", ")}`,
       );
@@ -330,7 +330,7 @@ function render(results, opts, baselineOf) {
   const head = ["server"];
   for (const p of opts.paths) head.push(`${p} instr/req (median, min–max)`, `× ${BASELINE}`);
   if (opts.paths.length === 2) head.push(`${opts.paths[1]} ÷ ${opts.paths[0]}`);
-  if (baselineOf.size) head.push("current ÷ baseline");
+  if (baselineOf.size) head.push("this checkout ÷ this row (medians)");
   const lines = [`| ${head.join(" | ")} |`, `|${head.map(() => " --- ").join("|")}|`];
   const med = (r, p) => median(r.perPath[p].windows);
   for (const [name, r] of results) {

@@ -3,6 +3,7 @@
 //
 //   node run.mjs [--duration <s>] [--rounds <n>] [--warmup <s>] [--cpu-rounds <n>] [--only a,b,c] [--out <file>]
 //                [--baseline <git rev>] [--generators <n>]
+//   node run.mjs --instructions [instructions.mjs options]   (instructions per request, valgrind)
 //
 // Every server is spawned as `taskset -c 0 node <file>` (core 0) and loaded by autocannon
 // running as `taskset -c 1 node autocannon ...` (core 1), 50 connections, pipelining 1,
@@ -1020,7 +1021,16 @@ function renderFailures(selected, results) {
 // ---------------------------------------------------------------- main
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  // `--instructions`: the instruction-count mode (instructions.mjs), with the other arguments.
+  const argv = process.argv.slice(2);
+  if (argv.includes("--instructions")) {
+    const rest = argv.filter((a) => a !== "--instructions");
+    const child = spawnSync(process.execPath, [join(HERE, "instructions.mjs"), ...rest], {
+      stdio: "inherit",
+    });
+    process.exit(child.status ?? 1);
+  }
+  const opts = parseArgs(argv);
   if (spawnSync("taskset", ["-c", "0", "true"]).status !== 0)
     die("taskset is required (util-linux)");
   if (!existsSync(AUTOCANNON)) die("autocannon not installed: run `npm install` in bench/");
