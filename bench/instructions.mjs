@@ -234,7 +234,11 @@ async function measure(server, opts, outDir) {
   const file = join(HERE, server.file);
   if (!existsSync(file)) return { error: `not built: ${server.file}` };
   const port = await freePort();
-  const nodeArgs = opts.profile > 0 ? ["--perf-basic-prof"] : [];
+  // `--perf-basic-prof` also writes V8's log: kept in the run's temp folder.
+  const nodeArgs =
+    opts.profile > 0
+      ? ["--perf-basic-prof", "--no-logfile-per-isolate", `--logfile=${join(outDir, "v8.log")}`]
+      : [];
   const child = spawn(
     "valgrind",
     [
