@@ -316,6 +316,7 @@ async function measure(server, opts, outDir) {
     close();
     child.kill("SIGKILL");
     if (!exited) await new Promise((r) => child.once("exit", r));
+    rmSync(`/tmp/perf-${child.pid}.map`, { force: true }); // --perf-basic-prof's map
   }
 }
 
