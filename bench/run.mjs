@@ -2,6 +2,8 @@
 // Strata HTTP benchmark runner. Not part of the test suite.
 //
 //   node run.mjs [--duration <s>] [--rounds <n>] [--warmup <s>] [--cpu-rounds <n>] [--only a,b,c] [--out <file>]
+//                [--baseline <git rev>] [--generators <n>]
+//   node run.mjs --instructions [instructions.mjs options]   (instructions per request, valgrind)
 //
 // Every server is spawned as `taskset -c 0 node <file>` (core 0) and loaded by autocannon
 // running as `taskset -c 1 node autocannon ...` (core 1), 50 connections, pipelining 1,
@@ -20,6 +22,7 @@ import { dirname, join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { buildBaseline, withBaseline } from "./baseline.mjs";
 import { CPU_PATHS, measureCpu, renderCpuTable } from "./cpu.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -155,6 +158,8 @@ function parseArgs(argv) {
     out: join(HERE, "RESULTS.md"),
     connections: 50,
     startupTimeoutMs: 30_000,
+    baseline: undefined,
+    generators: 1,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -188,10 +193,18 @@ function parseArgs(argv) {
       case "--out":
         opts.out = value();
         break;
+      case "--baseline":
+        opts.baseline = value();
+        break;
+      case "--generators":
+        opts.generators = Number(value());
+        if (!Number.isInteger(opts.generators) || opts.generators < 1) die("bad --generators");
+        break;
       case "-h":
       case "--help":
         console.log(
           "usage: node run.mjs [--duration <s>=10] [--rounds <n>=3] [--warmup <s>=3] [--cpu-rounds <n>=3, 0: none] [--only name,name] [--out RESULTS.md]\n" +
+            "                   [--baseline <git rev>: Strata rows again on that rev's build, interleaved] [--generators <n>=1: autocannon processes]\n" +
             `servers: ${SERVERS.map((s) => s.name).join(", ")}`,
         );
         process.exit(0);
@@ -402,6 +415,7 @@ function cpuUsage(a, b, seconds) {
   const server = b.server - a.server;
   const ticks = (b.at - a.at) / 10; // USER_HZ is 100 on Linux
   return {
+    serverTicks: server,
     serverCpu: pct(server, seconds * 100), // over the measured seconds only
     othersCore0: Math.max(0, pct(d("0", "busy") - server, d("0", "total") || ticks)),
     core1: pct(d("1", "busy"), d("1", "total") || ticks),
@@ -532,7 +546,26 @@ async function checkServer(port, server, headersOf = {}) {
 
 const AUTOCANNON = join(HERE, "node_modules", "autocannon", "autocannon.js");
 
-function autocannon(port, path, seconds, opts, headers = {}, cpus = "1") {
+// `--generators <n>`: n autocannon processes share the connections; their counts are summed
+// (p99: the worst of them).
+async function autocannon(port, path, seconds, opts, headers = {}, cpus = "1") {
+  const n = opts.generators;
+  if (n === 1) return autocannonProcess(port, path, seconds, opts, headers, cpus);
+  const share = { ...opts, connections: Math.ceil(opts.connections / n) };
+  const all = await Promise.all(
+    Array.from({ length: n }, () => autocannonProcess(port, path, seconds, share, headers, cpus)),
+  );
+  const sum = (k) => all.reduce((a, r) => a + r[k], 0);
+  return {
+    rps: sum("rps"),
+    p99: Math.max(...all.map((r) => r.p99)),
+    total: sum("total"),
+    non2xx: sum("non2xx"),
+    errors: sum("errors"),
+  };
+}
+
+function autocannonProcess(port, path, seconds, opts, headers, cpus) {
   return new Promise((resolve, reject) => {
     const args = ["-c", cpus, process.execPath, AUTOCANNON, "--json", "-n"];
     for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}=${value}`);
@@ -651,7 +684,13 @@ async function benchStarted(server, opts) {
       if (opts.warmup > 0) await autocannon(port, route.path, opts.warmup, opts, headers, cpus);
       const before = cpuSnapshot(child.pid);
       const result = await autocannon(port, route.path, opts.duration, opts, headers, cpus);
-      routes[route.key] = { ...result, ...cpuUsage(before, cpuSnapshot(child.pid), opts.duration) };
+      const usage = cpuUsage(before, cpuSnapshot(child.pid), opts.duration);
+      // Server CPU time per request (ticks of 10 ms, over thousands of requests): what the
+      // server spent, whether or not it was saturated.
+      const cpuUs = (usage.serverTicks * 10_000) / result.total;
+      // Only for a server pinned apart from autocannon: sharing its cores, core 1 says nothing.
+      const generatorBound = server.cpus === undefined && usage.core1 >= 90 && usage.serverCpu < 90;
+      routes[route.key] = { ...result, ...usage, cpuUs, generatorBound };
       if (child.exitCode !== null || child.signalCode !== null)
         throw new Error("server died under load");
     }
@@ -768,6 +807,11 @@ function summarize(results, selected) {
     bad: runs.reduce((a, r) => a + (r.routes[key]?.non2xx ?? 0) + (r.routes[key]?.errors ?? 0), 0),
     serverCpu: stats(runs.map((r) => r.routes[key]?.serverCpu)),
     othersMax: Math.max(...runs.map((r) => r.routes[key]?.othersCore0 ?? 0)),
+    cpuUs: stats(runs.map((r) => r.routes[key]?.cpuUs)),
+    // Rounds where the load generator, not the server, was the limit: core 1 (autocannon's)
+    // ≥ 90% busy while the server, alone on core 0, was below 90%. Their req/s say more about
+    // autocannon than about the server; their CPU µs/request still hold.
+    generatorBound: runs.filter((r) => r.routes[key]?.generatorBound === true).length,
   });
   for (const s of selected) {
     const runs = results.get(s.name).filter((r) => !r.error);
@@ -777,6 +821,8 @@ function summarize(results, selected) {
     if (s.name === BASELINE) {
       baseline.hello = hello.rps.median;
       baseline.users = users.rps.median;
+      baseline.helloCpuUs = hello.cpuUs.median;
+      baseline.usersCpuUs = users.cpuUs.median;
     }
   }
   for (const s of selected) {
@@ -795,6 +841,8 @@ function summarize(results, selected) {
       users,
       helloRatio: hello.rps.median / baseline.hello,
       usersRatio: users.rps.median / baseline.users,
+      helloCpuRatio: hello.cpuUs.median / baseline.helloCpuUs,
+      usersCpuRatio: users.cpuUs.median / baseline.usersCpuUs,
       startup: stats(runs.map((r) => r.startupMs)),
       rssIdle: stats(runs.map((r) => r.rssIdle)),
       rssAfter: stats(runs.map((r) => r.rssAfter)),
@@ -823,6 +871,13 @@ function summarize(results, selected) {
   return rows;
 }
 
+/** Server CPU µs/request on both routes, with their ratios to node-http's. */
+function cpuUsCell(r) {
+  const one = (s, ratio) => `${fmtNum(s.median, 1)} (${fmtRatio(ratio)})`;
+  const bound = r.hello.generatorBound + r.users.generatorBound;
+  return `${one(r.hello.cpuUs, r.helloCpuRatio)} · ${one(r.users.cpuUs, r.usersCpuRatio)}${bound ? ` ⚠ generator-bound in ${bound} measurement(s)` : ""}`;
+}
+
 function cpuCell(r) {
   const server = Math.min(r.hello.serverCpu.median, r.users.serverCpu.median);
   const others = Math.max(r.hello.othersMax, r.users.othersMax);
@@ -840,6 +895,7 @@ function renderTable(rows) {
     "startup ms",
     "RSS MB idle / after load / peak",
     "CPU % server · max others on core 0",
+    "server CPU µs/request /hello · /users/:id (× node-http)",
   ];
   const lines = [
     `| ${head.join(" | ")} |`,
@@ -849,13 +905,13 @@ function renderTable(rows) {
   for (const r of rows) {
     if (r.failed) {
       lines.push(
-        `| ${r.name} | ${r.failed.error.replace(/\|/g, "\\|").replace(/\s+/g, " ")} | | | | | | | |`,
+        `| ${r.name} | ${r.failed.error.replace(/\|/g, "\\|").replace(/\s+/g, " ")} | | | | | | | | |`,
       );
       continue;
     }
     if (r.extra) {
       lines.push(
-        `| ${r.name} | | | ${fmtRps(r.users.rps)}${warn(r.users)} | ${fmtRatio(r.usersRatio)} (${fmtRatio(r.vsOwn)} of its ${r.compareTo}) | – · ${fmtNum(r.users.p99.median, 0)} | | | ${fmtNum(r.users.serverCpu.median, 0)} · ${fmtNum(r.users.othersMax, 0)} |`,
+        `| ${r.name} | | | ${fmtRps(r.users.rps)}${warn(r.users)} | ${fmtRatio(r.usersRatio)} (${fmtRatio(r.vsOwn)} of its ${r.compareTo}) | – · ${fmtNum(r.users.p99.median, 0)} | | | ${fmtNum(r.users.serverCpu.median, 0)} · ${fmtNum(r.users.othersMax, 0)} | – · ${fmtNum(r.users.cpuUs.median, 1)} |`,
       );
       continue;
     }
@@ -872,6 +928,7 @@ function renderTable(rows) {
         ` ${fmtInt(r.startup.median)} `,
         ` ${fmtNum(r.rssIdle.median, 0)} / ${fmtNum(r.rssAfter.median, 0)} / ${fmtNum(r.rssPeak.median, 0)} `,
         ` ${cpuCell(r)} `,
+        ` ${cpuUsCell(r)} `,
         "",
       ].join("|"),
     );
@@ -891,6 +948,35 @@ function renderWorkers(rows) {
     "both cores (`taskset -c 0,1` all three), so their ratios to the pinned node-http row mean nothing; " +
     "their CPU column is the primary's and the workers' together (200 = both cores), and its `others on core 0` counts autocannon."
   );
+}
+
+// `--baseline`: each Strata row of this checkout's build ÷ the same row on the baseline's build.
+// Below 1× in CPU µs/request (or above 1× in req/s) the current build is faster.
+function renderBuilds(rows, cpuSummary, baselineOf, rev) {
+  if (baselineOf.size === 0) return undefined;
+  const lines = [
+    `Builds: this checkout ÷ ${rev} (same run, interleaved). CPU µs/request under load, req/s, and in-process µs/request:`,
+    "",
+  ];
+  for (const [baselineName, name] of baselineOf) {
+    const now = rows.find((r) => r.name === name && !r.failed);
+    const then = rows.find((r) => r.name === baselineName && !r.failed);
+    const parts = [];
+    if (now !== undefined && then !== undefined) {
+      for (const key of ["hello", "users"])
+        parts.push(
+          `${key === "hello" ? "`/hello`" : "`/users/:id`"} CPU ${fmtRatio(now[key].cpuUs.median / then[key].cpuUs.median)}, req/s ${fmtRatio(now[key].rps.median / then[key].rps.median)}`,
+        );
+    }
+    const inNow = cpuSummary?.get(name)?.paths;
+    const inThen = cpuSummary?.get(baselineName)?.paths;
+    if (inNow !== undefined && inThen !== undefined)
+      parts.push(
+        `in-process ${CPU_PATHS.map((p) => `\`${p.path}\` ${fmtRatio(inNow[p.path].median / inThen[p.path].median)}`).join(", ")}`,
+      );
+    lines.push(`- ${name}: ${parts.length ? parts.join("; ") : "not measured (a build failed)"}`);
+  }
+  return lines.join("\n");
 }
 
 // strata-httpapi against the stock HttpApi server, its tracer on (the default) and off (target:
@@ -930,7 +1016,16 @@ function renderFailures(selected, results) {
 // ---------------------------------------------------------------- main
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  // `--instructions`: the instruction-count mode (instructions.mjs), with the other arguments.
+  const argv = process.argv.slice(2);
+  if (argv.includes("--instructions")) {
+    const rest = argv.filter((a) => a !== "--instructions");
+    const child = spawnSync(process.execPath, [join(HERE, "instructions.mjs"), ...rest], {
+      stdio: "inherit",
+    });
+    process.exit(child.status ?? 1);
+  }
+  const opts = parseArgs(argv);
   if (spawnSync("taskset", ["-c", "0", "true"]).status !== 0)
     die("taskset is required (util-linux)");
   if (!existsSync(AUTOCANNON)) die("autocannon not installed: run `npm install` in bench/");
@@ -946,6 +1041,19 @@ async function main() {
     }
     selected = SERVERS.filter((s) => names.has(s.name));
   }
+  // Servers measured in-process too: those without variants, and rows marked `cpu`.
+  selected = selected.map((s) => ({
+    ...s,
+    cpu: (s.env === undefined || s.cpu === true) && s.extraRoutes === undefined,
+  }));
+  // `--baseline <rev>`: each Strata row again on that rev's build, right after it in every round.
+  let baselineOf = new Map();
+  if (opts.baseline !== undefined) {
+    ({ rows: selected, baselineOf } = withBaseline(
+      selected,
+      buildBaseline(ROOT, opts.baseline, log),
+    ));
+  }
 
   // Hard bound on the whole run: twice the nominal time plus slack, then everything is killed.
   const perServer = (s) =>
@@ -954,9 +1062,7 @@ async function main() {
     (s.startupTimeoutMs ?? opts.startupTimeoutMs);
   // The in-process section: the servers without variants (and those marked `cpu`), each probe
   // well under 2 min.
-  const cpuServers = selected.filter(
-    (s) => (s.env === undefined || s.cpu === true) && s.extraRoutes === undefined,
-  );
+  const cpuServers = selected.filter((s) => s.cpu);
   const budgetMs =
     opts.rounds * selected.reduce((a, s) => a + perServer(s), 0) * 2 +
     opts.cpuRounds * cpuServers.length * 120_000 +
@@ -999,7 +1105,7 @@ async function main() {
             Object.entries(r.routes)
               .map(
                 ([k, v]) =>
-                  `${k} ${fmtInt(v.rps)} req/s p99 ${v.p99} ms` +
+                  `${k} ${fmtInt(v.rps)} req/s ${fmtNum(v.cpuUs, 1)} µs/req p99 ${v.p99} ms` +
                   ` [cpu server ${fmtNum(v.serverCpu, 0)}%, others on core 0 ${fmtNum(v.othersCore0, 0)}%, core 1 ${fmtNum(v.core1, 0)}%]` +
                   `${v.non2xx + v.errors ? ` (${v.non2xx + v.errors} bad)` : ""}`,
               )
@@ -1012,20 +1118,19 @@ async function main() {
 
   const rows = summarize(results, selected);
   const table = renderTable(rows);
-  const cpuTable =
+  const cpuSummary =
     opts.cpuRounds > 0
-      ? renderCpuTable(
-          await measureCpu(cpuServers, {
-            here: HERE,
-            rounds: opts.cpuRounds,
-            track,
-            waitForQuiet,
-            median,
-            log,
-          }),
-          BASELINE,
-        )
+      ? await measureCpu(cpuServers, {
+          here: HERE,
+          rounds: opts.cpuRounds,
+          track,
+          waitForQuiet,
+          median,
+          log,
+        })
       : undefined;
+  const cpuTable = cpuSummary === undefined ? undefined : renderCpuTable(cpuSummary, BASELINE);
+  const builds = renderBuilds(rows, cpuSummary, baselineOf, opts.baseline);
   const failures = renderFailures(selected, results);
   const workers = renderWorkers(rows);
   const httpApi = renderHttpApi(rows);
@@ -1035,7 +1140,7 @@ async function main() {
   const md = [
     "# Strata HTTP benchmark",
     "",
-    `Run ${started.toISOString()} — \`node bench/run.mjs --duration ${opts.duration} --rounds ${opts.rounds} --warmup ${opts.warmup}${opts.only ? ` --only ${opts.only.join(",")}` : ""}\``,
+    `Run ${started.toISOString()} — \`node bench/run.mjs --duration ${opts.duration} --rounds ${opts.rounds} --warmup ${opts.warmup}${opts.only ? ` --only ${opts.only.join(",")}` : ""}${opts.baseline ? ` --baseline ${opts.baseline}` : ""}${opts.generators > 1 ? ` --generators ${opts.generators}` : ""}\``,
     "",
     table,
     "",
@@ -1049,8 +1154,13 @@ async function main() {
       "CPU: the server's CPU use during the measured seconds (lower of the two routes, median; ~100 = one core saturated), " +
       "and the most core 0 time taken by other processes in any measurement (⚠ above 5%: that row was disturbed). " +
       "autocannon has one core: a server near 100% with core 1 also near 100% means the load generator is close to its limit too, " +
-      "which compresses the differences among the fastest servers.",
+      "which compresses the differences among the fastest servers. " +
+      "Server CPU µs/request = the server's CPU time (user + system, /proc ticks) during the measured seconds ÷ the requests answered: " +
+      "steadier than req/s on a shared machine, since it does not depend on how much of its core the server got; " +
+      "⚠ generator-bound marks measurements where core 1 (autocannon) was ≥ 90% busy while the server was < 90%: " +
+      "there req/s measure the generator (try `--generators 2`), the CPU µs/request still the server.",
     "",
+    ...(builds === undefined ? [] : [builds, ""]),
     ...(workers === undefined ? [] : [workers, ""]),
     ...(httpApi === undefined ? [] : [httpApi, ""]),
     failures ? `## Failures\n\n${failures}\n` : "",
@@ -1084,6 +1194,7 @@ async function main() {
   ].join("\n");
 
   console.log(`\n${table}\n`);
+  if (builds !== undefined) console.log(`${builds}\n`);
   if (workers !== undefined) console.log(`${workers}\n`);
   if (cpuTable !== undefined) console.log(`CPU per request, in-process:\n\n${cpuTable}\n`);
   if (failures) console.log(`Failures:\n${failures}\n`);

@@ -1,0 +1,407 @@
+#!/usr/bin/env node
+// Instructions a server executes per request, counted by valgrind: the one figure a shared or
+// busy machine does not move. Not part of the test suite.
+//
+//   node instructions.mjs [--only a,b] [--requests <n>=1000] [--windows <n>=3] [--warmup <n>=3000]
+//                         [--paths /hello,/users/42] [--baseline <git rev>] [--profile <n>]
+//
+// Each server runs under `valgrind --tool=callgrind --instr-atstart=no` (nothing counted while
+// it starts). The runner, another process, checks its answers, sends it <warmup> requests per
+// path on one keep-alive connection (V8 compiles the hot code), then switches counting on and,
+// per path and window, zeroes the counters (`callgrind_control -z`), sends <requests> requests
+// one after the other on one keep-alive connection, and dumps the counters
+// (`callgrind_control -d`): the window's instructions ÷ <requests>, every thread of the server
+// (garbage collection and V8's compiler threads included), user space only (the kernel's part
+// of each syscall is not counted). No startup to subtract: the counters only cover the window.
+// Reported: the median window (min–max), ratios to node-http, and `/users/42 − /hello`.
+//
+// `--baseline <rev>` adds every Strata row again on that git rev's build (baseline.mjs), run
+// right after the current one, with the ratio current ÷ baseline. `--profile <n>` prints, per
+// server and path, the <n> functions with the most instructions of their own in the last window
+// (JavaScript functions named through node's `--perf-basic-prof` map).
+
+import { execFile, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { buildBaseline, withBaseline } from "./baseline.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, "..");
+const HOST = "127.0.0.1";
+const BASELINE = "node-http";
+
+const SERVERS = [
+  { name: "node-http", file: "servers/node-http.mjs" },
+  { name: "fastify", file: "servers/fastify.mjs" },
+  { name: "strata-classic", file: "dist/strata-classic.js" },
+  { name: "strata-effect", file: "dist/strata-effect.js" },
+  { name: "strata-classic-esm", file: "dist/strata-classic.js", env: { STRATA_FORMAT: "esm" } },
+  { name: "strata-effect-esm", file: "dist/strata-effect.js", env: { STRATA_FORMAT: "esm" } },
+];
+const DEFAULT_ONLY = ["node-http", "fastify", "strata-classic", "strata-effect"];
+const EXPECT = {
+  "/hello": { status: 200, body: JSON.stringify({ hello: "world" }) },
+  "/users/42": { status: 200, body: JSON.stringify({ id: 42, name: "user 42" }) },
+  "/users/abc": { status: 400 },
+};
+
+const log = (msg) => process.stderr.write(`[instructions] ${msg}\n`);
+const die = (msg) => {
+  console.error(`instructions: ${msg}`);
+  process.exit(2);
+};
+
+function parseArgs(argv) {
+  const opts = {
+    only: DEFAULT_ONLY,
+    requests: 1000,
+    windows: 3,
+    warmup: 3000,
+    paths: ["/hello", "/users/42"],
+    baseline: undefined,
+    profile: 0,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => argv[++i] ?? die(`missing value for ${flag}`);
+    const list = () =>
+      value()
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+    if (flag === "--only") opts.only = list();
+    else if (flag === "--paths") opts.paths = list();
+    else if (flag === "--baseline") opts.baseline = value();
+    else if (["--requests", "--windows", "--warmup", "--profile"].includes(flag)) {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 0) die(`bad ${flag}`);
+      opts[flag.slice(2)] = n;
+    } else if (flag === "-h" || flag === "--help") {
+      console.log(
+        "usage: node instructions.mjs [--only a,b] [--requests 1000] [--windows 3] [--warmup 3000] " +
+          "[--paths /hello,/users/42] [--baseline <git rev>] [--profile <n>]\n" +
+          `servers: ${SERVERS.map((s) => s.name).join(", ")}`,
+      );
+      process.exit(0);
+    } else die(`unknown argument ${flag} (try --help)`);
+  }
+  if (opts.requests < 1 || opts.windows < 1) die("--requests and --windows: at least 1");
+  const unknown = opts.only.filter((n) => !SERVERS.some((s) => s.name === n));
+  if (unknown.length) die(`unknown server(s): ${unknown.join(", ")}`);
+  const unknownPaths = opts.paths.filter((p) => EXPECT[p] === undefined);
+  if (unknownPaths.length)
+    die(`unknown path(s): ${unknownPaths.join(", ")}; known: ${Object.keys(EXPECT).join(", ")}`);
+  return opts;
+}
+
+// ---------------------------------------------------------------- processes
+
+const children = new Set();
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+});
+for (const sig of ["SIGINT", "SIGTERM"])
+  process.on(sig, () => {
+    for (const c of children) c.kill("SIGKILL");
+    process.exit(130);
+  });
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on("error", reject);
+    s.listen(0, HOST, () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** `callgrind_control <args> <pid>`; rejects when it fails. */
+const control = (pid, ...args) =>
+  new Promise((resolve, reject) =>
+    execFile("callgrind_control", [...args, String(pid)], { timeout: 120_000 }, (err, out) =>
+      err ? reject(new Error(`callgrind_control ${args.join(" ")}: ${err.message}`)) : resolve(out),
+    ),
+  );
+
+/** One keep-alive connection, requests one after the other. */
+const client = (port) => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (path) =>
+    new Promise((resolve, reject) => {
+      http
+        .get({ host: HOST, port, path, agent, timeout: 120_000 }, (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (d) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode, body }));
+        })
+        .on("timeout", function () {
+          this.destroy(new Error("timeout"));
+        })
+        .on("error", reject);
+    });
+  const run = async (path, n) => {
+    for (let i = 0; i < n; i++) {
+      const r = await get(path);
+      if (r.status !== EXPECT[path].status) throw new Error(`${path} -> ${r.status}`);
+    }
+  };
+  return { get, run, close: () => agent.destroy() };
+};
+
+/** The `summary:` total of a callgrind dump, and (when `top` > 0) its costliest functions. */
+function readDump(file, top, perfMap) {
+  const text = readFileSync(file, "utf8");
+  const total = Number(/^summary:\s+(\d+)/m.exec(text)?.[1] ?? /^totals:\s+(\d+)/m.exec(text)[1]);
+  if (top === 0) return { total };
+  // Self cost per function: cost lines after `fn=` until a `cfn=`/`calls=` pair (whose next line
+  // is an inclusive cost, not the function's own).
+  const names = new Map();
+  const self = new Map();
+  let fn;
+  let skipNext = false;
+  for (const line of text.split("\n")) {
+    const fnLine = /^(c?)fn=\((\d+)\)(?: (.*))?$/.exec(line);
+    if (fnLine) {
+      if (fnLine[3] !== undefined) names.set(fnLine[2], fnLine[3]);
+      if (fnLine[1] === "") fn = names.get(fnLine[2]);
+      continue;
+    }
+    if (line.startsWith("calls=")) {
+      skipNext = true;
+      continue;
+    }
+    if (fn !== undefined && /^[+-]?\d|^\*/.test(line)) {
+      if (skipNext) {
+        skipNext = false;
+        continue;
+      }
+      const cost = Number(line.trim().split(/\s+/)[1] ?? 0);
+      self.set(fn, (self.get(fn) ?? 0) + cost);
+    }
+  }
+  // Unnamed code (V8's JIT) is named `0x<address>`: give it the JavaScript function it lies in.
+  const named = new Map();
+  for (const [name, cost] of self) {
+    const at = /^0x([0-9a-f]+)$/.exec(name);
+    const js = at ? jsName(perfMap, Number.parseInt(at[1], 16)) : undefined;
+    const key = js ?? name;
+    named.set(key, (named.get(key) ?? 0) + cost);
+  }
+  const functions = [...named]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, cost]) => ({ name, cost }));
+  return { total, functions };
+}
+
+/** node's `--perf-basic-prof` map of `pid`: sorted `[start, end, name]`. */
+const readPerfMap = (pid) => {
+  const file = `/tmp/perf-${pid}.map`;
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [start, size, ...name] = line.split(" ");
+      const s = Number.parseInt(start, 16);
+      return [s, s + Number.parseInt(size, 16), name.join(" ")];
+    })
+    .sort((a, b) => a[0] - b[0]);
+};
+
+const jsName = (map, address) => {
+  let lo = 0;
+  let hi = map.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (map[mid][0] <= address) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  const hit = map[hi];
+  return hit !== undefined && address < hit[1] ? `JS ${hit[2]}` : undefined;
+};
+
+// ---------------------------------------------------------------- one server
+
+async function measure(server, opts, outDir) {
+  const file = join(HERE, server.file);
+  if (!existsSync(file)) return { error: `not built: ${server.file}` };
+  const port = await freePort();
+  // `--perf-basic-prof` also writes V8's log: kept in the run's temp folder.
+  const nodeArgs =
+    opts.profile > 0
+      ? ["--perf-basic-prof", "--no-logfile-per-isolate", `--logfile=${join(outDir, "v8.log")}`]
+      : [];
+  const child = spawn(
+    "valgrind",
+    [
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      `--callgrind-out-file=${join(outDir, "cg.%p")}`,
+      process.execPath,
+      ...nodeArgs,
+      file,
+    ],
+    {
+      cwd: HERE,
+      env: { ...process.env, ...server.env, PORT: String(port), NODE_ENV: "production" },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  children.add(child);
+  let output = "";
+  child.stderr.on("data", (d) => {
+    output = (output + d).slice(-4000);
+  });
+  let exited = false;
+  child.once("exit", () => {
+    exited = true;
+    children.delete(child);
+  });
+  const { get, run, close } = client(port);
+  try {
+    const deadline = Date.now() + 600_000; // a valgrind start is slow, more so on a busy machine
+    for (;;) {
+      if (exited) return { error: `exited while starting: ${output.trim().slice(-300)}` };
+      if (Date.now() > deadline) return { error: "not answering /hello after 600 s" };
+      try {
+        if ((await get("/hello")).status === 200) break;
+      } catch {}
+      await sleep(500);
+    }
+    for (const path of Object.keys(EXPECT)) {
+      const r = await get(path);
+      const want = EXPECT[path];
+      if (r.status !== want.status || (want.body !== undefined && r.body !== want.body))
+        return { error: `GET ${path} -> ${r.status} ${r.body.slice(0, 120)}` };
+    }
+    for (const path of opts.paths) await run(path, opts.warmup);
+    await control(child.pid, "-i", "on");
+    const perPath = {};
+    for (const path of opts.paths) {
+      const windows = [];
+      let profile;
+      for (let w = 0; w < opts.windows; w++) {
+        await control(child.pid, "-z");
+        await run(path, opts.requests);
+        const before = new Set(readdirSync(outDir));
+        await control(child.pid, "-d");
+        const dump = readdirSync(outDir).find(
+          (f) => !before.has(f) && f.startsWith(`cg.${child.pid}.`),
+        );
+        if (dump === undefined) throw new Error("callgrind wrote no dump");
+        const last = w === opts.windows - 1;
+        const top = last ? opts.profile : 0;
+        const read = readDump(join(outDir, dump), top, top > 0 ? readPerfMap(child.pid) : []);
+        rmSync(join(outDir, dump));
+        windows.push(read.total / opts.requests);
+        if (last) profile = read.functions;
+      }
+      perPath[path] = { windows, profile };
+      log(
+        `  ${server.name} ${path}: ${windows.map((x) => Math.round(x).toLocaleString("en-US")).join(", ")} instructions/request`,
+      );
+    }
+    return { perPath };
+  } catch (e) {
+    return { error: `${e.message} ${output.trim().slice(-300)}` };
+  } finally {
+    close();
+    child.kill("SIGKILL");
+    if (!exited) await new Promise((r) => child.once("exit", r));
+    rmSync(`/tmp/perf-${child.pid}.map`, { force: true }); // --perf-basic-prof's map
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+const k = (n) => (Number.isFinite(n) ? `${(n / 1000).toFixed(1)}k` : "–");
+const x = (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "–");
+
+function render(results, opts, baselineOf) {
+  const base = results.get(BASELINE)?.perPath;
+  const head = ["server"];
+  for (const p of opts.paths) head.push(`${p} instr/req (median, min–max)`, `× ${BASELINE}`);
+  if (opts.paths.length === 2) head.push(`${opts.paths[1]} ÷ ${opts.paths[0]}`);
+  if (baselineOf.size) head.push("this checkout ÷ this row (medians)");
+  const lines = [`| ${head.join(" | ")} |`, `|${head.map(() => " --- ").join("|")}|`];
+  const med = (r, p) => median(r.perPath[p].windows);
+  for (const [name, r] of results) {
+    if (r.error) {
+      lines.push(`| ${name} | ${r.error.replace(/\|/g, "\\|").replace(/\s+/g, " ")} |`);
+      continue;
+    }
+    const cells = [name];
+    for (const p of opts.paths) {
+      const w = r.perPath[p].windows;
+      cells.push(`${k(med(r, p))} (${k(Math.min(...w))}–${k(Math.max(...w))})`);
+      cells.push(base ? x(med(r, p) / median(base[p].windows)) : "–");
+    }
+    if (opts.paths.length === 2) cells.push(x(med(r, opts.paths[1]) / med(r, opts.paths[0])));
+    if (baselineOf.size) {
+      const current = results.get(baselineOf.get(name));
+      cells.push(
+        current?.perPath
+          ? opts.paths.map((p) => `${p} ${x(med(current, p) / med(r, p))}`).join(" · ")
+          : "",
+      );
+    }
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  return lines.join("\n");
+}
+
+// ---------------------------------------------------------------- main
+
+const opts = parseArgs(process.argv.slice(2));
+for (const tool of ["valgrind", "callgrind_control"])
+  if (spawnSync("which", [tool]).status !== 0) die(`${tool} is required (valgrind 3.x)`);
+let selected = SERVERS.filter((s) => opts.only.includes(s.name) || s.name === BASELINE);
+let baselineOf = new Map();
+if (opts.baseline !== undefined) {
+  ({ rows: selected, baselineOf } = withBaseline(
+    selected,
+    buildBaseline(ROOT, opts.baseline, log),
+  ));
+}
+const outDir = mkdtempSync(join(os.tmpdir(), "strata-instructions-"));
+const results = new Map();
+try {
+  for (const server of selected) {
+    log(`${server.name}: starting under callgrind`);
+    const r = await measure(server, opts, outDir);
+    if (r.error) log(`  ${server.name}: ${r.error}`);
+    results.set(server.name, r);
+  }
+} finally {
+  rmSync(outDir, { recursive: true, force: true });
+}
+const rev = spawnSync("git", ["-C", ROOT, "rev-parse", "--short", "HEAD"], { encoding: "utf8" });
+console.log(
+  `\nInstructions per request (callgrind, user space, all threads; ${opts.windows} window(s) of ` +
+    `${opts.requests} after ${opts.warmup} warm-up requests a path; node ${process.version}, ` +
+    `strata ${rev.stdout.trim()}${opts.baseline ? `, baseline ${opts.baseline}` : ""}):\n`,
+);
+console.log(render(results, opts, baselineOf));
+if (opts.profile > 0) {
+  for (const [name, r] of results) {
+    if (!r.perPath) continue;
+    for (const [path, { profile }] of Object.entries(r.perPath)) {
+      console.log(`\n${name} ${path}: most instructions of their own, per request`);
+      for (const f of profile ?? [])
+        console.log(`  ${k(f.cost / opts.requests).padStart(8)}  ${f.name}`);
+    }
+  }
+}
