@@ -1,6 +1,7 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as Scope from "effect/Scope";
 import { makeRequestStore, type RequestStore } from "../../di/RequestStore.js";
+import { copyMiddlewareProperties, middlewareRequestOf } from "../../http/MiddlewareRequest.js";
 import type { RequestContext, RequestUser } from "../../http/RequestContext.js";
 import { StrataResponse } from "../../http/StrataResponse.js";
 import type { UploadedFile } from "../../http/UploadedFile.js";
@@ -53,6 +54,9 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
     this.url = req.url;
     this.headers = req.headers;
     this.enhancers = enhancers;
+    // What NestJS middleware added to their `req` (Express's `req` is the handler's too).
+    const added = middlewareRequestOf(req);
+    if (added !== undefined) copyMiddlewareProperties(added, this);
   }
 
   get type(): ArgumentMetadata["type"] {
