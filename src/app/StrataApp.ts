@@ -394,7 +394,8 @@ export class StrataApp {
   /**
    * NestJS's `app.setGlobalPrefix("api", { exclude: ["health"] })`: every controller route under
    * `/api`, but those excluded (call before `init`/`listen`). Routes modules contribute (OAuth's)
-   * and the health probes keep their paths.
+   * keep their paths; the health probes' default paths move under the prefix too, unless
+   * excluded.
    */
   setGlobalPrefix(prefix: string, options?: Omit<GlobalPrefixOptions, "prefix">): this {
     if (this.prepared !== undefined) {

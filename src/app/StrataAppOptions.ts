@@ -32,7 +32,8 @@ export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   readonly globalMiddleware?: ReadonlyArray<MiddlewareLike>;
   /**
    * The health probes `GET /health` and `GET /ready` (paths configurable); `false` serves
-   * neither. A route of the app's own on the same path takes precedence.
+   * neither. A route of the app's own on the same path takes precedence. The default paths are
+   * under the global prefix, unless its `exclude` names them; configured ones are as given.
    */
   readonly health?: Health.HealthOptions | false;
   /** Graceful shutdown: see {@link ShutdownOptions}. */
