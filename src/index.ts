@@ -145,7 +145,12 @@ export { type ShutdownHandler, ShutdownManager } from "./lifecycle/ShutdownManag
  * @since 0.1.0
  */
 export * as Cors from "./middleware/Cors.js";
-export { CorsMiddleware, type CorsOptions } from "./middleware/Cors.js";
+export {
+  CorsMiddleware,
+  type CorsOptions,
+  type CorsOptionsDelegate,
+  type CorsRequest,
+} from "./middleware/Cors.js";
 /**
  * CSRF protection middleware: a signed double-submit token bound to the client; a request other
  * than `GET`, `HEAD` or `OPTIONS` without it in `x-csrf-token` is refused with 403.

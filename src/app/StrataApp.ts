@@ -15,7 +15,12 @@ import { NodeServer } from "../fastpath/FastPath.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
-import { CorsMiddleware, type CorsOptions } from "../middleware/Cors.js";
+import {
+  CorsMiddleware,
+  type CorsOptions,
+  type CorsOptionsDelegate,
+  checkOptions,
+} from "../middleware/Cors.js";
 import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
@@ -371,10 +376,14 @@ export class StrataApp {
   }
 
   /**
-   * NestJS's `app.enableCors(options)`: `app.use(new CorsMiddleware(options))`, Strata's CORS
-   * (its options, not the `cors` package's). Call before `listen`.
+   * NestJS's `app.enableCors(options)`: `app.use(new CorsMiddleware(options))`, with the `cors`
+   * package's options (origins matched exactly) or a delegate `(req, callback) =>
+   * callback(null, options)` deciding per request. Options that are not valid throw here,
+   * saying why. Call before `listen`.
    */
-  enableCors(options?: CorsOptions): this {
+  enableCors(options?: CorsOptions | CorsOptionsDelegate): this {
+    const problem = checkOptions(options);
+    if (problem !== undefined) throw problem;
     return this.use(new CorsMiddleware(options));
   }
 
