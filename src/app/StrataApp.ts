@@ -233,6 +233,7 @@ export class StrataApp {
         port,
         host,
         shutdownTimeout: options.shutdown?.timeout,
+        forceCloseConnections: options.forceCloseConnections,
         allocationSitePretenuring: options.allocationSitePretenuring,
       }),
       (server) =>

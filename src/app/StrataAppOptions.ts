@@ -39,6 +39,12 @@ export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   /** Graceful shutdown: see {@link ShutdownOptions}. */
   readonly shutdown?: ShutdownOptions;
   /**
+   * NestJS's `forceCloseConnections`: `app.close()` (or a shutdown signal) closes every
+   * connection at once, interrupting in-flight requests and server-sent event streams, instead
+   * of letting them finish within `shutdown.timeout`. Default `false`.
+   */
+  readonly forceCloseConnections?: boolean;
+  /**
    * Replaces Effect's default logger for everything the app runs (request logs, warnings,
    * errors): `Logger.withConsoleLog(Logger.jsonLogger)` for JSON lines, `Logger.none` for
    * silence, any custom `Logger`.
