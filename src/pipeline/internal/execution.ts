@@ -95,13 +95,13 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
     return this.target.handler;
   }
 
-  getRequest(): RequestContext {
-    return this;
+  getRequest<T = RequestContext>(): T {
+    return this as unknown as T;
   }
 
-  getResponse(): StrataResponse {
+  getResponse<T = StrataResponse>(): T {
     if (this.response === undefined) this.response = new StrataResponse();
-    return this.response;
+    return this.response as unknown as T;
   }
 
   /** The response if anything asked for it, else `undefined`. */
