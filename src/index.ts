@@ -326,6 +326,11 @@ export { type MessageEvent, Sse } from "./nest/Sse.js";
 export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
 export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
 export {
+  ApiProperty,
+  ApiPropertyOptional,
+  type ApiPropertyOptions,
+} from "./openapi/ApiProperty.js";
+export {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiResponse,
@@ -334,6 +339,13 @@ export {
 export { ApiBearerAuth, ApiSecurity } from "./openapi/ApiSecurity.js";
 export { ApiTags } from "./openapi/ApiTags.js";
 export { ErrorBodySchema, ValidationErrorBodySchema } from "./openapi/ErrorBodies.js";
+/** NestJS's mapped types over class DTOs, their validation and API description kept. */
+export {
+  IntersectionType,
+  OmitType,
+  PartialType,
+  PickType,
+} from "./openapi/MappedTypes.js";
 /**
  * The Effect face's OpenAPI document and docs page: one document built from `HttpApi`s, served
  * with a rendered page.
