@@ -54,6 +54,7 @@ interface CompiledMatcher {
   readonly method: string | undefined;
 }
 
+/** A path pattern (`cats/:id/(.*)`) as a regex source, slashes trimmed: `:param` one segment, `(.*)` or `*` any rest. */
 const escaped = (path: string): string =>
   path
     .replace(/^\/+|\/+$/g, "")
