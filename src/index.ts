@@ -153,7 +153,12 @@ export { type ShutdownHandler, ShutdownManager } from "./lifecycle/ShutdownManag
  * @since 0.1.0
  */
 export * as Cors from "./middleware/Cors.js";
-export { CorsMiddleware, type CorsOptions } from "./middleware/Cors.js";
+export {
+  CorsMiddleware,
+  type CorsOptions,
+  type CorsOptionsDelegate,
+  type CorsRequest,
+} from "./middleware/Cors.js";
 /**
  * CSRF protection middleware: a signed double-submit token bound to the client; a request other
  * than `GET`, `HEAD` or `OPTIONS` without it in `x-csrf-token` is refused with 403.
@@ -341,6 +346,11 @@ export { type MessageEvent, Sse } from "./nest/Sse.js";
 export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
 export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
 export {
+  ApiProperty,
+  ApiPropertyOptional,
+  type ApiPropertyOptions,
+} from "./openapi/ApiProperty.js";
+export {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiResponse,
@@ -349,6 +359,13 @@ export {
 export { ApiBearerAuth, ApiSecurity } from "./openapi/ApiSecurity.js";
 export { ApiTags } from "./openapi/ApiTags.js";
 export { ErrorBodySchema, ValidationErrorBodySchema } from "./openapi/ErrorBodies.js";
+/** NestJS's mapped types over class DTOs, their validation and API description kept. */
+export {
+  IntersectionType,
+  OmitType,
+  PartialType,
+  PickType,
+} from "./openapi/MappedTypes.js";
 /**
  * The Effect face's OpenAPI document and docs page: one document built from `HttpApi`s, served
  * with a rendered page.

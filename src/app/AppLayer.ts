@@ -22,12 +22,16 @@ import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
-import { configureModules } from "../nest/MiddlewareConsumer.js";
+import { configureModules, MiddlewareRoutePrefix } from "../nest/MiddlewareConsumer.js";
 import { moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
 import { appRoutes, type CompiledRoute } from "../routes/AppRoutes.js";
 import { AppServing, type AppServingOptions, around } from "../server/AppServing.js";
-import { withGlobalPrefix } from "./GlobalPrefix.js";
+import {
+  type GlobalPrefixOptions,
+  pathUnderGlobalPrefix,
+  withGlobalPrefix,
+} from "./GlobalPrefix.js";
 import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
 // Routes contributed by modules ------------------------------------------------------------
@@ -193,17 +197,25 @@ const prepareApp = (
     prepareRoutes(providers, options),
   );
 
-/** The probes to serve, leaving out the paths a GET route of the app already answers. */
+/**
+ * The probes to serve. Their default paths (`/health`, `/ready`) are under the global prefix,
+ * as a controller's route would be (`exclude` keeps them at the root); paths the app configured
+ * are served as given. A path a GET (or `@All`) route of the app answers is the app's: that
+ * probe is left out.
+ */
 const healthOptions = (
   health: Health.HealthOptions | false | undefined,
   routes: ReadonlyArray<CompiledRoute>,
+  globalPrefix: GlobalPrefixOptions | undefined,
 ): Health.HealthOptions | false => {
   if (health === false) return false;
   const taken = new Set(
-    routes.flatMap((r) => r.handlers.filter((h) => h.method === "GET").map((h) => h.path)),
+    routes.flatMap((r) =>
+      r.handlers.filter((h) => h.method === "GET" || h.method === "*").map((h) => h.path),
+    ),
   );
   const free = (path: string | false | undefined, fallback: string) => {
-    const resolved = path ?? fallback;
+    const resolved = path ?? pathUnderGlobalPrefix(globalPrefix, "GET", fallback);
     return resolved === false || taken.has(resolved) ? false : resolved;
   };
   return {
@@ -224,12 +236,13 @@ const mountApp = (
   parts: AppParts,
 ): Effect.Effect<AppServingOptions, StartupError, Scope.Scope | HttpLayerRouter.HttpRouter> =>
   Effect.gen(function* () {
-    const health = healthOptions(options.health, prepared.routes);
-    const global = yield* Effect.provideService(
-      parts.middlewareManager.build(prepared.injector),
-      HealthPaths,
-      health === false ? [] : Health.probePaths(health),
-    );
+    const health = healthOptions(options.health, prepared.routes, options.globalPrefix);
+    const global = yield* parts.middlewareManager
+      .build(prepared.injector)
+      .pipe(
+        Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
+        Effect.provideService(MiddlewareRoutePrefix, options.globalPrefix?.prefix ?? ""),
+      );
     const router = yield* HttpLayerRouter.HttpRouter;
     const routes = prepared.routes.map((r) => r.route);
     yield* (

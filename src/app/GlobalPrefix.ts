@@ -29,30 +29,58 @@ const pattern = (path: string): RegExp =>
     "i",
   );
 
-/** The controllers' routes with the global prefix, once, at startup. */
-export const withGlobalPrefix = (
-  routes: ReadonlyArray<CompiledRoute>,
+/**
+ * Where the global prefix puts a route of `method` at `path`: under the prefix, unless `exclude`
+ * names it (then its own path). `undefined` when there is no prefix.
+ */
+const prefixer = (
   options: GlobalPrefixOptions | undefined,
-): ReadonlyArray<CompiledRoute> => {
+): ((method: string, path: string) => string | undefined) | undefined => {
   const prefix = options === undefined ? "" : trim(options.prefix);
-  if (options === undefined || prefix === "") return routes;
+  if (options === undefined || prefix === "") return undefined;
   const excluded = (options.exclude ?? []).map((entry) =>
     typeof entry === "string"
       ? { path: pattern(entry), method: undefined }
       : { path: pattern(entry.path), method: methodName(entry.method) },
   );
+  return (method, path) => {
+    const trimmed = trim(path);
+    const skip = excluded.some(
+      (e) => (e.method === undefined || e.method === method) && e.path.test(trimmed),
+    );
+    return skip ? undefined : `/${prefix}`;
+  };
+};
+
+/**
+ * Where the app serves a built-in route of `method` at `path` (the health probes): under the
+ * global prefix like a controller route, unless `exclude` names it.
+ */
+export const pathUnderGlobalPrefix = (
+  options: GlobalPrefixOptions | undefined,
+  method: string,
+  path: string,
+): string => {
+  const under = prefixer(options)?.(method, path);
+  return under === undefined ? path : path === "/" ? under : `${under}/${trim(path)}`;
+};
+
+/** The controllers' routes with the global prefix, once, at startup. */
+export const withGlobalPrefix = (
+  routes: ReadonlyArray<CompiledRoute>,
+  options: GlobalPrefixOptions | undefined,
+): ReadonlyArray<CompiledRoute> => {
+  const under = prefixer(options);
+  if (under === undefined) return routes;
   return routes.map((compiled) => {
     const { route } = compiled;
-    const path = trim(String(route.path));
-    const skip = excluded.some(
-      (e) => (e.method === undefined || e.method === route.method) && e.path.test(path),
-    );
-    if (skip) return compiled;
+    const prefix = under(route.method, String(route.path));
+    if (prefix === undefined) return compiled;
     return {
-      route: HttpLayerRouter.prefixRoute(route, `/${prefix}`),
+      route: HttpLayerRouter.prefixRoute(route, prefix),
       handlers: compiled.handlers.map((h) => ({
         ...h,
-        path: h.path === "/" ? `/${prefix}` : `/${prefix}${h.path}`,
+        path: h.path === "/" ? prefix : `${prefix}${h.path}`,
       })),
     };
   });

@@ -15,7 +15,12 @@ import { NodeServer } from "../fastpath/FastPath.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
-import { CorsMiddleware, type CorsOptions } from "../middleware/Cors.js";
+import {
+  CorsMiddleware,
+  type CorsOptions,
+  type CorsOptionsDelegate,
+  checkOptions,
+} from "../middleware/Cors.js";
 import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
@@ -228,6 +233,7 @@ export class StrataApp {
         port,
         host,
         shutdownTimeout: options.shutdown?.timeout,
+        forceCloseConnections: options.forceCloseConnections,
         allocationSitePretenuring: options.allocationSitePretenuring,
       }),
       (server) =>
@@ -371,10 +377,14 @@ export class StrataApp {
   }
 
   /**
-   * NestJS's `app.enableCors(options)`: `app.use(new CorsMiddleware(options))`, Strata's CORS
-   * (its options, not the `cors` package's). Call before `listen`.
+   * NestJS's `app.enableCors(options)`: `app.use(new CorsMiddleware(options))`, with the `cors`
+   * package's options (origins matched exactly) or a delegate `(req, callback) =>
+   * callback(null, options)` deciding per request. Options that are not valid throw here,
+   * saying why. Call before `listen`.
    */
-  enableCors(options?: CorsOptions): this {
+  enableCors(options?: CorsOptions | CorsOptionsDelegate): this {
+    const problem = checkOptions(options);
+    if (problem !== undefined) throw problem;
     return this.use(new CorsMiddleware(options));
   }
 
@@ -394,7 +404,8 @@ export class StrataApp {
   /**
    * NestJS's `app.setGlobalPrefix("api", { exclude: ["health"] })`: every controller route under
    * `/api`, but those excluded (call before `init`/`listen`). Routes modules contribute (OAuth's)
-   * and the health probes keep their paths.
+   * keep their paths; the health probes' default paths move under the prefix too, unless
+   * excluded.
    */
   setGlobalPrefix(prefix: string, options?: Omit<GlobalPrefixOptions, "prefix">): this {
     if (this.prepared !== undefined) {

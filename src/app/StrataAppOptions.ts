@@ -37,11 +37,18 @@ export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   readonly globalMiddleware?: ReadonlyArray<MiddlewareLike>;
   /**
    * The health probes `GET /health` and `GET /ready` (paths configurable); `false` serves
-   * neither. A route of the app's own on the same path takes precedence.
+   * neither. A route of the app's own on the same path takes precedence. The default paths are
+   * under the global prefix, unless its `exclude` names them; configured ones are as given.
    */
   readonly health?: Health.HealthOptions | false;
   /** Graceful shutdown: see {@link ShutdownOptions}. */
   readonly shutdown?: ShutdownOptions;
+  /**
+   * NestJS's `forceCloseConnections`: `app.close()` (or a shutdown signal) closes every
+   * connection at once, interrupting in-flight requests and server-sent event streams, instead
+   * of letting them finish within `shutdown.timeout`. Default `false`.
+   */
+  readonly forceCloseConnections?: boolean;
   /**
    * Replaces Effect's default logger for everything the app runs (request logs, warnings,
    * errors): `Logger.withConsoleLog(Logger.jsonLogger)` for JSON lines, `Logger.none` for

@@ -61,6 +61,12 @@ export interface NodeServerOptions {
   /** Marked shutting down when the stop begins; its handlers run once the drain is over. */
   readonly shutdown?: ShutdownHooks;
   /**
+   * NestJS's `forceCloseConnections`: when the server stops, every connection is closed at once
+   * (in-flight requests, server-sent event streams included, are interrupted) instead of
+   * draining. Default `false`.
+   */
+  readonly forceCloseConnections?: boolean;
+  /**
    * Keep V8's allocation-site pretenuring (default `false`: the server turns it off for the
    * process when it starts, unless node's own flags say otherwise). See the performance guide,
    * "Garbage collection under load".
@@ -342,9 +348,9 @@ const FIRST_REQUEST_GRACE = 500;
  * request yet after a short grace, a response still being written to a slow reader once it is out); the last response of each connection, in flight or
  * arriving while draining, answered with `Connection: close`. Done when every connection is
  * closed and every tracked request has completed. At the deadline the remaining connections are
- * closed, which interrupts their requests.
+ * closed, which interrupts their requests; with `force`, that is done at once.
  */
-const makeDrain = (timeout: number) => {
+const makeDrain = (timeout: number, force: boolean) => {
   // Each running fiber with the response it answers (a request may have two: its own, and the
   // one closing its scope after it failed or was interrupted).
   const running = new RunningRequests();
@@ -459,6 +465,8 @@ const makeDrain = (timeout: number) => {
       requestsDone = true;
       finish();
     };
+    // Closing every connection interrupts their requests; the stop still waits for them to end.
+    if (force) server.closeAllConnections();
     if (closed) finish();
     else {
       // Runs the sweep of `DrainableServer` on every connection.
@@ -488,7 +496,10 @@ export const make = (
 ): Effect.Effect<HttpServer.HttpServer, HttpServerError.ServeError, Scope.Scope> =>
   Effect.gen(function* () {
     if (options.allocationSitePretenuring !== true) disablePretenuring();
-    const stop = makeDrain(options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT);
+    const stop = makeDrain(
+      options.shutdownTimeout ?? DEFAULT_SHUTDOWN_TIMEOUT,
+      options.forceCloseConnections === true,
+    );
     const { server, tracker } = stop;
     const shutdown = options.shutdown;
     // Run once, by whichever finalizer comes first (serve's, or this one if serve never ran).

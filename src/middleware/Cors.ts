@@ -8,7 +8,9 @@ import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 
 /**
- * Options of {@link make} and {@link CorsMiddleware}.
+ * Options of {@link make} and {@link CorsMiddleware} (and of NestJS's `app.enableCors`): those
+ * of the `cors` package, but that `origin` is matched exactly, never a function, a RegExp or
+ * `true`. Anything else (an unknown option, a value of the wrong type) fails the start.
  *
  * @since 0.1.0
  * @category middleware
@@ -20,17 +22,49 @@ export interface CorsOptions {
    * with `credentials`.
    */
   readonly origin?: string | ReadonlyArray<string>;
-  /** Methods a preflight allows (default `GET, HEAD, PUT, PATCH, POST, DELETE`). */
-  readonly methods?: ReadonlyArray<string>;
-  /** Request headers a preflight allows (default: those the preflight asks for). */
-  readonly allowedHeaders?: ReadonlyArray<string>;
-  /** Response headers the browser may expose to scripts (default: none beyond the safelisted). */
-  readonly exposedHeaders?: ReadonlyArray<string>;
+  /**
+   * Methods a preflight allows (default `GET, HEAD, PUT, PATCH, POST, DELETE`): a list, or one
+   * string sent as it is (`"GET,POST"`), as the `cors` package takes them.
+   */
+  readonly methods?: string | ReadonlyArray<string>;
+  /** Request headers a preflight allows (default: those the preflight asks for); a list or a string. */
+  readonly allowedHeaders?: string | ReadonlyArray<string>;
+  /** Response headers the browser may expose to scripts (default: none beyond the safelisted); a list or a string. */
+  readonly exposedHeaders?: string | ReadonlyArray<string>;
   /** Allows cookies and HTTP authentication (`Access-Control-Allow-Credentials: true`); default false. */
   readonly credentials?: boolean;
   /** How long, in seconds, a browser may cache a preflight (default: not sent). */
   readonly maxAge?: number;
+  /** The status of a preflight's answer (default 204; 200 for old browsers that need it). */
+  readonly optionsSuccessStatus?: number;
 }
+
+/**
+ * What a {@link CorsOptionsDelegate} sees of a request.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export interface CorsRequest {
+  readonly method: string;
+  /** The URL as the client sent it, query string included. */
+  readonly url: string;
+  /** Request headers, names lower-cased. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * CORS options decided per request, as the `cors` package (and NestJS's `enableCors`) takes
+ * them: `(req, callback) => callback(null, options)`. An error given to `callback`, or options
+ * that are not valid, answer that request 500.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export type CorsOptionsDelegate = (
+  req: CorsRequest,
+  callback: (error: Error | null, options?: CorsOptions) => void,
+) => void;
 
 const DEFAULT_METHODS = ["GET", "HEAD", "PUT", "PATCH", "POST", "DELETE"];
 
@@ -58,113 +92,228 @@ const addVary = (
     : setResponseHeaders(response, { vary: `${existing}, ${value}` });
 };
 
+const optionNames = new Set([
+  "origin",
+  "methods",
+  "allowedHeaders",
+  "exposedHeaders",
+  "credentials",
+  "maxAge",
+  "optionsSuccessStatus",
+]);
+
+const isStringList = (value: unknown): value is string | ReadonlyArray<string> =>
+  typeof value === "string" ||
+  (Array.isArray(value) && value.every((item) => typeof item === "string"));
+
+/** What is wrong with `options` (the `cors` package's forms Strata does not take included), if anything. */
+const optionsProblem = (options: unknown): string | undefined => {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    return "the options must be an object (or a function (req, callback) => callback(null, options))";
+  }
+  const o = options as Record<string, unknown>;
+  const unknown = Object.keys(o).filter((key) => !optionNames.has(key));
+  if (unknown.length > 0) {
+    return `unknown option${unknown.length > 1 ? "s" : ""} ${unknown.map((k) => JSON.stringify(k)).join(", ")} (known: ${[...optionNames].join(", ")})`;
+  }
+  if (o.origin !== undefined && !isStringList(o.origin)) {
+    return 'origin must be an origin, a list of origins or "*": a function, a RegExp or true (reflecting any origin) is not supported; list the origins, or decide per request with enableCors((req, callback) => callback(null, options))';
+  }
+  for (const key of ["methods", "allowedHeaders", "exposedHeaders"]) {
+    if (o[key] !== undefined && !isStringList(o[key])) {
+      return `${key} must be a string or a list of strings`;
+    }
+  }
+  if (o.credentials !== undefined && typeof o.credentials !== "boolean") {
+    return "credentials must be true or false";
+  }
+  if (o.maxAge !== undefined && !(Number.isInteger(o.maxAge) && (o.maxAge as number) >= 0)) {
+    return "maxAge must be a whole number of seconds, 0 or more";
+  }
+  const status = o.optionsSuccessStatus;
+  if (
+    status !== undefined &&
+    !(Number.isInteger(status) && (status as number) >= 200 && (status as number) < 300)
+  ) {
+    return "optionsSuccessStatus must be a 2xx status";
+  }
+  return undefined;
+};
+
+/** A list option as one header value: a list joined, a string as it is (the `cors` package's way). */
+const headerValue = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
+  value === undefined ? undefined : typeof value === "string" ? value : value.join(", ");
+
+/**
+ * Checks CORS options as {@link make} does, at once: a `StartupError` saying what is wrong, or
+ * `undefined`. A delegate is checked when it gives its options.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export const checkOptions = (
+  options: CorsOptions | CorsOptionsDelegate | undefined,
+): StartupError | undefined => {
+  if (options === undefined || typeof options === "function") return undefined;
+  const problem = optionsProblem(options) ?? decisionOf(options as CorsOptions);
+  return typeof problem === "string"
+    ? new StartupError({ message: `CORS: ${problem}` })
+    : undefined;
+};
+
+/** The decision of valid `options`, or what is wrong with them. */
+const decisionOf = (options: CorsOptions): Middleware.Decide | string => {
+  const origins = typeof options.origin === "string" ? [options.origin] : (options.origin ?? ["*"]);
+  const anyOrigin = origins.includes("*");
+  const credentials = options.credentials === true;
+  if (anyOrigin && origins.length > 1) return '"*" cannot be listed with other origins';
+  if (anyOrigin && credentials) {
+    return 'credentials cannot be allowed for origin "*"; list the origins that may send them';
+  }
+  const problems = anyOrigin ? [] : origins.flatMap((o) => originProblem(o) ?? []);
+  if (problems.length > 0) return problems.join("; ");
+  const allowed = new Set(origins);
+  const methods = headerValue(options.methods) ?? DEFAULT_METHODS.join(", ");
+  const allowedHeaders = headerValue(options.allowedHeaders);
+  const exposedValue = headerValue(options.exposedHeaders);
+  const exposed = exposedValue === "" ? undefined : exposedValue;
+  const preflightStatus = options.optionsSuccessStatus ?? 204;
+
+  /** The headers every response to an allowed origin carries. */
+  const allowHeaders = (origin: string): Record<string, string> => {
+    const headers: Record<string, string> = { "access-control-allow-origin": origin };
+    if (credentials) headers["access-control-allow-credentials"] = "true";
+    return headers;
+  };
+  const anyHeaders = anyOrigin ? allowHeaders("*") : undefined;
+  const responseHeaders = (origin: string) => {
+    const headers = anyHeaders ?? allowHeaders(origin);
+    return exposed === undefined
+      ? headers
+      : { ...headers, "access-control-expose-headers": exposed };
+  };
+
+  const preflight = (origin: string, requested: string | undefined) => {
+    const vary = [
+      anyOrigin ? undefined : "Origin",
+      allowedHeaders ? undefined : "Access-Control-Request-Headers",
+    ]
+      .filter((v) => v !== undefined)
+      .join(", ");
+    const headers: Record<string, string> = vary === "" ? {} : { vary };
+    if (anyOrigin || allowed.has(origin)) {
+      Object.assign(headers, anyHeaders ?? allowHeaders(origin), {
+        "access-control-allow-methods": methods,
+      });
+      const allowHeadersValue = allowedHeaders ?? requested;
+      if (allowHeadersValue !== undefined && allowHeadersValue !== "") {
+        headers["access-control-allow-headers"] = allowHeadersValue;
+      }
+      if (options.maxAge !== undefined) headers["access-control-max-age"] = String(options.maxAge);
+    }
+    return HttpServerResponse.empty({ status: preflightStatus, headers });
+  };
+
+  const withAnyOrigin = (response: HttpServerResponse.HttpServerResponse) =>
+    setResponseHeaders(response, responseHeaders("*"));
+  const varyOrigin = (response: HttpServerResponse.HttpServerResponse) =>
+    addVary(response, "Origin");
+
+  return (request) => {
+    const origin = request.headers.origin;
+    if (
+      request.method === "OPTIONS" &&
+      origin !== undefined &&
+      request.headers["access-control-request-method"] !== undefined
+    ) {
+      return { answer: preflight(origin, request.headers["access-control-request-headers"]) };
+    }
+    if (anyOrigin) return origin === undefined ? undefined : withAnyOrigin;
+    if (origin === undefined || !allowed.has(origin)) return varyOrigin;
+    return (response) => setResponseHeaders(varyOrigin(response), responseHeaders(origin));
+  };
+};
+
+/** The decision of the options a delegate gives for `request`: each options object checked once. */
+const delegated = (delegate: CorsOptionsDelegate): Middleware.Decide => {
+  const decisions = new WeakMap<object, Middleware.Decide>();
+  const decide = (options: CorsOptions | undefined): Middleware.Decide => {
+    const given = options ?? {};
+    const known = decisions.get(given);
+    if (known !== undefined) return known;
+    const problem = optionsProblem(given);
+    const decision = problem === undefined ? decisionOf(given) : problem;
+    if (typeof decision === "string") {
+      throw new Error(`CORS: the options the enableCors delegate gave are not valid: ${decision}`);
+    }
+    decisions.set(given, decision);
+    return decision;
+  };
+  return (request) =>
+    Effect.flatMap(
+      Effect.async<CorsOptions | undefined>((resume) => {
+        const req: CorsRequest = {
+          method: request.method,
+          url: request.originalUrl,
+          headers: request.headers,
+        };
+        let called = false;
+        try {
+          delegate(req, (error, options) => {
+            if (called) return;
+            called = true;
+            resume(error ? Effect.die(error) : Effect.succeed(options));
+          });
+        } catch (error) {
+          if (!called) {
+            called = true;
+            resume(Effect.die(error));
+          }
+        }
+      }),
+      (options) => {
+        const decision = decide(options)(request);
+        return Effect.isEffect(decision) ? decision : Effect.succeed(decision);
+      },
+    );
+};
+
 /**
  * CORS as an Effect `HttpMiddleware`. Origins are matched exactly: with a list, only a listed
  * origin is echoed in `Access-Control-Allow-Origin` (and `Vary: Origin` is always sent, so caches
  * keep the answers apart); with `"*"`, `*` is sent and credentials are refused at startup.
- * A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is answered 204 here,
- * without reaching the routes; from an origin not allowed it gets no CORS headers, which the
- * browser treats as a refusal.
+ * A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is answered 204 (or
+ * `optionsSuccessStatus`) here, without reaching the routes; from an origin not allowed it gets
+ * no CORS headers, which the browser treats as a refusal. Options that are not valid fail with a
+ * `StartupError` saying why; a delegate's options are checked on the request that gives them
+ * (each options object once), answering 500 when not valid.
  *
  * @since 0.1.0
  * @category middleware
  */
 export const make = (
-  options: CorsOptions = {},
+  options: CorsOptions | CorsOptionsDelegate = {},
 ): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError> =>
   Effect.suspend(() => {
-    const origins =
-      typeof options.origin === "string" ? [options.origin] : (options.origin ?? ["*"]);
-    const anyOrigin = origins.includes("*");
-    const credentials = options.credentials === true;
-    if (anyOrigin && origins.length > 1) {
-      return new StartupError({ message: 'CORS: "*" cannot be listed with other origins' });
+    if (typeof options === "function") {
+      return Effect.succeed(Middleware.decorating(delegated(options)));
     }
-    if (anyOrigin && credentials) {
-      return new StartupError({
-        message:
-          'CORS: credentials cannot be allowed for origin "*"; list the origins that may send them',
-      });
-    }
-    const problems = anyOrigin ? [] : origins.flatMap((o) => originProblem(o) ?? []);
-    if (problems.length > 0) {
-      return new StartupError({ message: `CORS: ${problems.join("; ")}` });
-    }
-    const allowed = new Set(origins);
-    const methods = (options.methods ?? DEFAULT_METHODS).join(", ");
-    const allowedHeaders = options.allowedHeaders?.join(", ");
-    const exposed =
-      options.exposedHeaders === undefined || options.exposedHeaders.length === 0
-        ? undefined
-        : options.exposedHeaders.join(", ");
-
-    /** The headers every response to an allowed origin carries. */
-    const allowHeaders = (origin: string): Record<string, string> => {
-      const headers: Record<string, string> = { "access-control-allow-origin": origin };
-      if (credentials) headers["access-control-allow-credentials"] = "true";
-      return headers;
-    };
-    const anyHeaders = anyOrigin ? allowHeaders("*") : undefined;
-    const responseHeaders = (origin: string) => {
-      const headers = anyHeaders ?? allowHeaders(origin);
-      return exposed === undefined
-        ? headers
-        : { ...headers, "access-control-expose-headers": exposed };
-    };
-
-    const preflight = (origin: string, requested: string | undefined) => {
-      const vary = [
-        anyOrigin ? undefined : "Origin",
-        allowedHeaders ? undefined : "Access-Control-Request-Headers",
-      ]
-        .filter((v) => v !== undefined)
-        .join(", ");
-      const headers: Record<string, string> = vary === "" ? {} : { vary };
-      if (anyOrigin || allowed.has(origin)) {
-        Object.assign(headers, anyHeaders ?? allowHeaders(origin), {
-          "access-control-allow-methods": methods,
-        });
-        const allowHeadersValue = allowedHeaders ?? requested;
-        if (allowHeadersValue !== undefined && allowHeadersValue !== "") {
-          headers["access-control-allow-headers"] = allowHeadersValue;
-        }
-        if (options.maxAge !== undefined)
-          headers["access-control-max-age"] = String(options.maxAge);
-      }
-      return HttpServerResponse.empty({ status: 204, headers });
-    };
-
-    const withAnyOrigin = (response: HttpServerResponse.HttpServerResponse) =>
-      setResponseHeaders(response, responseHeaders("*"));
-    const varyOrigin = (response: HttpServerResponse.HttpServerResponse) =>
-      addVary(response, "Origin");
-
-    return Effect.succeed(
-      Middleware.decorating((request) => {
-        const origin = request.headers.origin;
-        if (
-          request.method === "OPTIONS" &&
-          origin !== undefined &&
-          request.headers["access-control-request-method"] !== undefined
-        ) {
-          return { answer: preflight(origin, request.headers["access-control-request-headers"]) };
-        }
-        if (anyOrigin) return origin === undefined ? undefined : withAnyOrigin;
-        if (origin === undefined || !allowed.has(origin)) return varyOrigin;
-        return (response) => setResponseHeaders(varyOrigin(response), responseHeaders(origin));
-      }),
-    );
+    const problem = optionsProblem(options);
+    const decision = problem === undefined ? decisionOf(options) : problem;
+    return typeof decision === "string"
+      ? new StartupError({ message: `CORS: ${decision}` })
+      : Effect.succeed(Middleware.decorating(decision));
   });
 
 /**
- * CORS, the classic way: `app.use(new CorsMiddleware({ origin: ["https://a.example"], credentials: true }))`.
- * See {@link make} for the rules.
+ * CORS, the classic way: `app.use(new CorsMiddleware({ origin: ["https://a.example"], credentials: true }))`,
+ * or with a {@link CorsOptionsDelegate}. See {@link make} for the rules.
  *
  * @since 0.1.0
  * @category middleware
  */
 export class CorsMiddleware extends EffectMiddleware {
-  constructor(readonly options: CorsOptions = {}) {
+  constructor(readonly options: CorsOptions | CorsOptionsDelegate = {}) {
     super();
   }
 

@@ -29,14 +29,17 @@ type ObjectOrError = string | ReadonlyArray<string> | object;
 
 /**
  * A NestJS built-in exception class over one of Strata's: constructed with NestJS's
- * `(objectOrError?, descriptionOrOptions?)`, an instance of the Strata class (same `_tag`,
- * status and Schema), and `instanceof` either class holds for errors of both spellings.
+ * `(objectOrError?, descriptionOrOptions?)`, or with Strata's `(message, errors)` (an array
+ * second, which NestJS never takes there: the standard body `{ statusCode, message, errors }`);
+ * an instance of the Strata class (same `_tag`, status and Schema), and `instanceof` either
+ * class holds for errors of both spellings.
  *
  * @since 0.1.0
  * @category errors
  */
 export interface NestExceptionClass<E> {
   new (objectOrError?: ObjectOrError, descriptionOrOptions?: string | HttpExceptionOptions): E;
+  new (message: string, errors: ReadonlyArray<string>): E;
 }
 
 /**
@@ -69,18 +72,23 @@ const nestException = <E extends { readonly statusCode: number }>(
   class Exception extends Strata {
     constructor(
       objectOrError?: ObjectOrError,
-      descriptionOrOptions?: string | HttpExceptionOptions | boolean,
+      descriptionOrOptions?: string | HttpExceptionOptions | boolean | ReadonlyArray<string>,
     ) {
       if (descriptionOrOptions === true) {
         // The Schema's decoder.
         super(objectOrError, true);
         return;
       }
+      if (Array.isArray(descriptionOrOptions)) {
+        // Strata's `(message, errors)`: the standard body, its detail lines in `errors`.
+        super(typeof objectOrError === "string" ? objectOrError : undefined, descriptionOrOptions);
+        return;
+      }
       const options: HttpExceptionOptions =
         typeof descriptionOrOptions === "string"
           ? { description: descriptionOrOptions }
           : typeof descriptionOrOptions === "object"
-            ? descriptionOrOptions
+            ? (descriptionOrOptions as HttpExceptionOptions)
             : {};
       super(messageOf(objectOrError, description));
       const body = createBody(objectOrError, options.description ?? description, this.statusCode);

@@ -1,4 +1,5 @@
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
 import { type ControllerMetadata } from "../decorators/Controller.js";
@@ -28,16 +29,35 @@ export interface RouteInfo {
 /** What `apply(...)` takes: a `NestMiddleware` class or a functional middleware. */
 export type NestMiddlewareLike = Type<NestMiddleware> | NestMiddlewareFunction;
 
-/** A compiled route pattern. */
+/**
+ * The app's global prefix (`setGlobalPrefix`) as the middleware of `configure(consumer)` see it:
+ * their paths are matched under it, as in NestJS (and without it, for the routes it excludes).
+ * The app provides it when it builds its middleware, which is after `setGlobalPrefix`.
+ */
+export class MiddlewareRoutePrefix extends Context.Reference<MiddlewareRoutePrefix>()(
+  "strata/nest/MiddlewareRoutePrefix",
+  { defaultValue: (): string => "" },
+) {}
+
+/** A route pattern of `forRoutes`/`exclude`, compiled once the global prefix is known. */
 interface Matcher {
+  /** The path as a regex source, without the leading `/`. */
+  readonly body: string;
+  /** Paths under it match too (Express's `app.use`). */
+  readonly under: boolean;
+  readonly method: string | undefined;
+}
+
+/** A compiled route pattern. */
+interface CompiledMatcher {
   readonly path: RegExp;
   readonly method: string | undefined;
 }
 
-/** `cats/:id/(.*)` as a regex; with `prefix`, paths under it match too (Express's `app.use`). */
-const pattern = (path: string, prefix: boolean): RegExp => {
-  const trimmed = path.replace(/^\/+|\/+$/g, "");
-  const body = trimmed
+/** A path pattern (`cats/:id/(.*)`) as a regex source, slashes trimmed: `:param` one segment, `(.*)` or `*` any rest. */
+const escaped = (path: string): string =>
+  path
+    .replace(/^\/+|\/+$/g, "")
     .split("/")
     .map((segment) =>
       segment
@@ -46,11 +66,18 @@ const pattern = (path: string, prefix: boolean): RegExp => {
         .replace(/:[A-Za-z0-9_]+/g, "[^/]+"),
     )
     .join("/");
-  return new RegExp(`^/${body}${prefix ? "(?:/.*)?" : ""}/?$`, "i");
+
+/** `cats/:id/(.*)` as a regex, under the global prefix `prefix` (when not `""`) or not. */
+const compile = (m: Matcher, prefix: string): CompiledMatcher => {
+  const under = prefix === "" ? "" : `(?:/${escaped(prefix)})?`;
+  return {
+    path: new RegExp(`^${under}/${m.body}${m.under ? "(?:/.*)?" : ""}/?$`, "i"),
+    method: m.method,
+  };
 };
 
-const matcher = (route: string | RouteInfo | Function, prefix: boolean): Matcher => {
-  if (typeof route === "string") return { path: pattern(route, prefix), method: undefined };
+const matcher = (route: string | RouteInfo | Function, under: boolean): Matcher => {
+  if (typeof route === "string") return { body: escaped(route), under, method: undefined };
   if (typeof route === "function") {
     const controller = readMetadata<ControllerMetadata>(MetadataKey.controller, route);
     if (controller === undefined) {
@@ -58,12 +85,12 @@ const matcher = (route: string | RouteInfo | Function, prefix: boolean): Matcher
         message: `forRoutes(${route.name}): ${route.name} is neither a path nor a @Controller() class`,
       });
     }
-    return { path: pattern(controller.path, true), method: undefined };
+    return { body: escaped(controller.path), under: true, method: undefined };
   }
-  return { path: pattern(route.path, prefix), method: methodName(route.method) };
+  return { body: escaped(route.path), under, method: methodName(route.method) };
 };
 
-const matches = (list: ReadonlyArray<Matcher>, method: string, path: string): boolean =>
+const matches = (list: ReadonlyArray<CompiledMatcher>, method: string, path: string): boolean =>
   list.some((m) => (m.method === undefined || m.method === method) && m.path.test(path));
 
 /** One `apply(...).exclude(...).forRoutes(...)`. */
@@ -157,13 +184,15 @@ class RecordingMiddlewareConsumer implements MiddlewareConsumer {
         },
       );
     };
-    return Effect.forEach(this.bindings, ({ middleware, routes, excluded }) =>
+    const binding = (prefix: string) => (recorded: Binding) =>
       Effect.map(
-        Effect.forEach(middleware, (mw, index) =>
+        Effect.forEach(recorded.middleware, (mw, index) =>
           one(mw, `middleware ${mw.name === "" ? `#${index + 1}` : mw.name} of configure()`),
         ),
         (list): HttpMiddleware.HttpMiddleware => {
           const composed = Middleware.compose(...list);
+          const routes = recorded.routes.map((m) => compile(m, prefix));
+          const excluded = recorded.excluded.map((m) => compile(m, prefix));
           return Middleware.make((app) => {
             const wrapped = composed(app);
             return Middleware.withRequest((request) => {
@@ -175,8 +204,12 @@ class RecordingMiddlewareConsumer implements MiddlewareConsumer {
             });
           });
         },
+      );
+    return Effect.flatMap(MiddlewareRoutePrefix, (prefix) =>
+      Effect.map(Effect.forEach(this.bindings, binding(prefix)), (list) =>
+        Middleware.compose(...list),
       ),
-    ).pipe(Effect.map((list) => Middleware.compose(...list)));
+    );
   }
 }
 

@@ -1,3 +1,4 @@
+import { middlewareRequestOf, shareMiddlewareRequest } from "../http/MiddlewareRequest.js";
 import type {
   MiddlewareContext,
   MiddlewareNext,
@@ -6,7 +7,9 @@ import type {
 
 /**
  * What a {@link NestMiddleware} receives as `req`: the request's method, URL and headers
- * (names lower-cased), as Express spells them.
+ * (names lower-cased), as Express spells them. As in Express, it is one object for every
+ * middleware of the request, and what they add to it (`req.tenant = ...`, `req.user`) is on
+ * the handler's `@Req()`.
  *
  * @since 0.1.0
  * @category middleware
@@ -61,6 +64,27 @@ export interface NestMiddleware {
 /** A functional NestJS middleware: `(req, res, next) => ...`. @since 0.1.0 @category middleware */
 export type NestMiddlewareFunction = NestMiddleware["use"];
 
+/**
+ * The `req` of `context`'s request, shared by its NestJS middleware: its own properties are
+ * only those middleware add (the request's own are on its prototype), which the handler's
+ * `@Req()` receives.
+ */
+const requestOf = (context: MiddlewareContext): NestMiddlewareRequest => {
+  const shared = middlewareRequestOf(context.request);
+  if (shared !== undefined) return shared as NestMiddlewareRequest;
+  const base: NestMiddlewareRequest = {
+    method: context.method,
+    url: context.url,
+    originalUrl: context.url,
+    path: context.path,
+    headers: context.headers,
+    get: (name) => context.headers[name.toLowerCase()],
+  };
+  const req = Object.create(base) as NestMiddlewareRequest;
+  shareMiddlewareRequest(context.request, req);
+  return req;
+};
+
 /** The {@link StrataMiddleware} running a NestJS middleware's `use(req, res, next)`. */
 export const fromNestMiddleware = (
   use: NestMiddlewareFunction,
@@ -68,14 +92,7 @@ export const fromNestMiddleware = (
 ): StrataMiddleware => ({
   use(context: MiddlewareContext, next: MiddlewareNext): Promise<void> {
     const listeners: Array<() => void> = [];
-    const req: NestMiddlewareRequest = {
-      method: context.method,
-      url: context.url,
-      originalUrl: context.url,
-      path: context.path,
-      headers: context.headers,
-      get: (name) => context.headers[name.toLowerCase()],
-    };
+    const req = requestOf(context);
     const res: NestMiddlewareResponse = {
       get statusCode() {
         return context.status ?? 200;

@@ -23,6 +23,7 @@ import { ParseFloatPipe } from "../pipes/ParseFloatPipe.js";
 import { ParseIntPipe } from "../pipes/ParseIntPipe.js";
 import { ParseUUIDPipe } from "../pipes/ParseUUIDPipe.js";
 import { ValidationPipe } from "../pipes/ValidationPipe.js";
+import { classDtoSchemas, isClassDto } from "./ClassSchema.js";
 import { ErrorBodySchema, ValidationErrorBodySchema } from "./ErrorBodies.js";
 import type {
   JsonSchema,
@@ -188,7 +189,22 @@ interface RouteContext {
   readonly handler: string | symbol;
   readonly where: string;
   readonly registry: SchemaRegistry;
+  /** A class DTO's JSON Schema (a `$ref` to its component). */
+  readonly dtoRef: (cls: Function) => JsonSchema;
 }
+
+/** The class DTO (class-validator or `@ApiProperty` decorated) an argument is declared as, if any. */
+const declaredClassDto = (
+  meta: ParamMetadata,
+  designTypes: ReadonlyArray<unknown>,
+): Function | undefined => {
+  const declared = meta.dtoType ?? designTypes[meta.index];
+  return isClassDto(declared) ? declared : undefined;
+};
+
+/** `true` when a `ValidationPipe` is among `pipes` (a class DTO is then validated). */
+const hasValidationPipe = (pipes: ReadonlyArray<PipeLike>): boolean =>
+  pipes.some((pipe) => pipe === ValidationPipe || pipe instanceof ValidationPipe);
 
 /** A response body Schema given to `@ApiResponse`, checked and converted. */
 const responseContent = (
@@ -205,6 +221,12 @@ const responseContent = (
   const schema = meta.isArray === true ? Schema.Array(meta.type) : meta.type;
   const json = route.registry.convert(schema, route.where, `the ${meta.status} response body`);
   return Object.fromEntries(mediaTypes.map((type) => [type, { schema: json }]));
+};
+
+/** A component's JSON Schema for a `$ref` to it, else `json` itself. */
+const resolveRef = (registry: SchemaRegistry, json: JsonSchema): JsonSchema => {
+  const ref = (json as { readonly $ref?: string }).$ref;
+  return ref === undefined ? json : (registry.defs[ref.slice(ref.lastIndexOf("/") + 1)] ?? json);
 };
 
 /** The parameters and body a route's parameter decorators (and pipes) describe. */
@@ -227,9 +249,13 @@ const inputs = (
     if (!parameters.has(key)) parameters.set(key, parameter);
   };
   const pathNames = new Set(pathParameterNames(path));
-  /** The properties of an object Schema, each as a parameter `in`. */
-  const fromObject = (schema: Schema.Schema.Any, where_: Parameter["in"], what: string) => {
-    const json = registry.convert(schema, where, what, true) as {
+  /** The properties of an object Schema (or a class DTO's JSON Schema), each as a parameter `in`. */
+  const fromObject = (
+    schema: Schema.Schema.Any | JsonSchema,
+    where_: Parameter["in"],
+    what: string,
+  ) => {
+    const json = (isSchema(schema) ? registry.convert(schema, where, what, true) : schema) as {
       readonly properties?: Readonly<Record<string, JsonSchema>>;
       readonly required?: ReadonlyArray<string>;
     };
@@ -260,12 +286,12 @@ const inputs = (
         const parsed = pipeType(pipes);
         if (schema !== undefined || parsed !== undefined) validates = true;
         if (meta.name === undefined) {
-          if (schema !== undefined) {
-            fromObject(
-              schema,
-              where_,
-              `the ${where_} parameters (@${meta.source === "param" ? "Param" : "Query"})`,
-            );
+          const what = `the ${where_} parameters (@${meta.source === "param" ? "Param" : "Query"})`;
+          const dto = schema === undefined ? declaredClassDto(meta, designTypes) : undefined;
+          if (schema !== undefined) fromObject(schema, where_, what);
+          else if (dto !== undefined) {
+            if (hasValidationPipe(pipes)) validates = true;
+            fromObject(resolveRef(registry, route.dtoRef(dto)), where_, what);
           }
           break;
         }
@@ -302,14 +328,22 @@ const inputs = (
         break;
       case "body": {
         const declared = declaredSchema(meta, designTypes) ?? pipeSchema(pipes);
-        if (declared !== undefined) validates = true;
+        const dto = declared === undefined ? declaredClassDto(meta, designTypes) : undefined;
+        if (declared !== undefined || (dto !== undefined && hasValidationPipe(pipes))) {
+          validates = true;
+        }
         const what =
           meta.name === undefined
             ? "the body (@Body)"
             : `the body property ${JSON.stringify(meta.name)}`;
         const entry = {
-          schema: declared === undefined ? undefined : registry.convert(declared, where, what),
-          required: declared !== undefined && !acceptsUndefined(declared),
+          schema:
+            declared !== undefined
+              ? registry.convert(declared, where, what)
+              : dto !== undefined
+                ? route.dtoRef(dto)
+                : undefined,
+          required: dto !== undefined || (declared !== undefined && !acceptsUndefined(declared)),
         };
         if (meta.name === undefined) body = entry;
         else bodyProperties.set(meta.name, entry);
@@ -358,10 +392,7 @@ const inputs = (
       readonly required?: ReadonlyArray<string>;
       readonly $ref?: string;
     };
-    const resolved =
-      fields.$ref === undefined
-        ? fields
-        : (registry.defs[fields.$ref.slice(fields.$ref.lastIndexOf("/") + 1)] as typeof fields);
+    const resolved = resolveRef(registry, fields as JsonSchema) as typeof fields;
     const properties: Record<string, JsonSchema> = { ...(resolved?.properties ?? {}) };
     let anyFile = false;
     for (const file of files) {
@@ -499,6 +530,7 @@ export const describeControllers = (
 ): ClassicDescription => {
   const securitySchemes: Record<string, SecurityScheme> = {};
   const described: Array<Described> = [];
+  const dtoRef = classDtoSchemas(registry.defs);
   const versioning = options.versioning;
   const vendor = versioning?.vendor ?? "strata";
   const prefix = versioning?.prefix ?? "v";
@@ -518,7 +550,7 @@ export const describeControllers = (
       const handler = route.handler;
       if (readOn<boolean>(OpenApiKey.exclude, cls, handler) === true) continue;
       const where = `${cls.name}.${String(handler)}`;
-      const context: RouteContext = { cls, handler, where, registry };
+      const context: RouteContext = { cls, handler, where, registry, dtoRef };
       const basePath = joinRoutePath(controller.path, route.path);
       const params = [
         ...(readMetadata<ReadonlyArray<ParamMetadata>>(MetadataKey.params, prototype, handler) ??

@@ -8,14 +8,18 @@ import type { StrataResponse } from "../http/StrataResponse.js";
  * @category pipeline
  */
 export interface HttpArgumentsHost {
-  /** The {@link RequestContext} (the object `@Req()` injects; a guard may set its `user`). */
-  getRequest(): RequestContext;
+  /**
+   * The {@link RequestContext} (the object `@Req()` injects; a guard may set its `user`). As in
+   * NestJS, a type argument says what the app knows is on it
+   * (`getRequest<RequestContext & { tenant: string }>()`); it is not checked.
+   */
+  getRequest<T = RequestContext>(): T;
   /**
    * The {@link StrataResponse} of the request (the one `@Res()` injects). An exception filter
    * sends its response through it; headers set on it by a guard or an interceptor are added
-   * to the handler's response.
+   * to the handler's response. A type argument is taken as NestJS takes it, unchecked.
    */
-  getResponse(): StrataResponse;
+  getResponse<T = StrataResponse>(): T;
 }
 
 /**

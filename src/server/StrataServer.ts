@@ -81,6 +81,11 @@ export interface ListenOptions {
    */
   readonly shutdown?: ShutdownManager;
   /**
+   * Close every connection at once when the server stops (in-flight requests and server-sent
+   * event streams interrupted) instead of draining them; default `false`.
+   */
+  readonly forceCloseConnections?: boolean;
+  /**
    * Keep V8's allocation-site pretenuring (default `false`: the server turns it off for the
    * process when it starts, unless node's own flags say otherwise). See the performance guide,
    * "Garbage collection under load".

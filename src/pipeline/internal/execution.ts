@@ -1,6 +1,7 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as Scope from "effect/Scope";
 import { makeRequestStore, type RequestStore } from "../../di/RequestStore.js";
+import { copyMiddlewareProperties, middlewareRequestOf } from "../../http/MiddlewareRequest.js";
 import type { RequestContext, RequestUser } from "../../http/RequestContext.js";
 import { StrataResponse } from "../../http/StrataResponse.js";
 import type { UploadedFile } from "../../http/UploadedFile.js";
@@ -53,6 +54,9 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
     this.url = req.url;
     this.headers = req.headers;
     this.enhancers = enhancers;
+    // What NestJS middleware added to their `req` (Express's `req` is the handler's too).
+    const added = middlewareRequestOf(req);
+    if (added !== undefined) copyMiddlewareProperties(added, this);
   }
 
   get type(): ArgumentMetadata["type"] {
@@ -91,13 +95,13 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
     return this.target.handler;
   }
 
-  getRequest(): RequestContext {
-    return this;
+  getRequest<T = RequestContext>(): T {
+    return this as unknown as T;
   }
 
-  getResponse(): StrataResponse {
+  getResponse<T = StrataResponse>(): T {
     if (this.response === undefined) this.response = new StrataResponse();
-    return this.response;
+    return this.response as unknown as T;
   }
 
   /** The response if anything asked for it, else `undefined`. */
