@@ -48,6 +48,9 @@ export interface ApiPropertyMetadata {
  * Recorded only; nothing is validated by it.
  *
  * @example
+ * import { IsString } from "class-validator";
+ * import { ApiProperty } from "effect-strata";
+ *
  * class CreateCatDto {
  *   @ApiProperty({ description: "The cat's name", example: "Tom" })
  *   @IsString()
