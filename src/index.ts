@@ -17,7 +17,11 @@ export {
 } from "./app/StrataApp.js";
 export { Catch } from "./decorators/Catch.js";
 export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
-export { Controller, type ControllerOptions } from "./decorators/Controller.js";
+export {
+  Controller,
+  type ControllerHost,
+  type ControllerOptions,
+} from "./decorators/Controller.js";
 export {
   type CustomParamFactory,
   createParamDecorator,
@@ -25,6 +29,7 @@ export {
 export {
   Body,
   Headers,
+  HostParam,
   Ip,
   Param,
   type ParamArgument,

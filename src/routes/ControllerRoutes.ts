@@ -1,6 +1,9 @@
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type { HttpServerResponse } from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import { readList } from "../decorators/ClassOrMethodDecorator.js";
 import type { ControllerMetadata } from "../decorators/Controller.js";
+import { type HostMatcher, hostMatcher, requestHostname } from "../decorators/ControllerHost.js";
 import type { ParamMetadata } from "../decorators/Params.js";
 import type { RedirectMetadata } from "../decorators/ResponseDecorators.js";
 import type { RouteMetadata } from "../decorators/Route.js";
@@ -11,6 +14,7 @@ import { Scope as ProviderScope } from "../di/Scope.js";
 import { StartupError } from "../di/StartupError.js";
 import { isHeaderName, isSafeHeaderValue, type ResponseSpec } from "../http/HandlerResponse.js";
 import { joinRoutePath } from "../http/RoutePath.js";
+import { NotFoundException } from "../nest/HttpExceptions.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
@@ -80,6 +84,28 @@ const argumentType = (source: ParamMetadata["source"]): ArgumentMetadata["type"]
 const isDtoClass = (type: unknown): boolean => typeof type === "function" && !isPlainType(type);
 
 /**
+ * A handler of a controller with a `host`: a request for another host is 404, with NestJS's
+ * body (`Cannot GET /path`); only such controllers read the `Host` header.
+ */
+const onHost = <E, R>(
+  matches: HostMatcher,
+  handler: Effect.Effect<HttpServerResponse, E, R>,
+): Effect.Effect<
+  HttpServerResponse,
+  E | NotFoundException,
+  R | HttpServerRequest.HttpServerRequest
+> =>
+  Effect.flatMap(
+    HttpServerRequest.HttpServerRequest,
+    (request): Effect.Effect<HttpServerResponse, E | NotFoundException, R> =>
+      matches(requestHostname(request.headers)) === undefined
+        ? Effect.fail(
+            new NotFoundException(`Cannot ${request.method} ${request.url.split("?")[0]}`),
+          )
+        : handler,
+  );
+
+/**
  * Compiles one controller into handlers, once, at startup: paths joined, guards, pipes,
  * interceptors and filters resolved and ordered, the response spec fixed, versions read.
  * Per request, a handler only runs what its route declares (see `routeHandler`).
@@ -120,6 +146,7 @@ export const controllerRoutes = (
       readList<PipeLike>(MetadataKey.pipes, cls),
       `a pipe of ${cls.name}`,
     );
+    const host = controller.host === undefined ? undefined : hostMatcher(controller.host);
     const compiled: Array<ControllerHandler> = [];
     for (const route of routes) {
       const handlerName = String(route.handler);
@@ -255,7 +282,7 @@ export const controllerRoutes = (
         method: route.method,
         path: joinRoutePath(controller.path, route.path),
         versions: versionList(version),
-        handler,
+        handler: host === undefined ? handler : onHost(host, handler),
         label: where,
         controller: cls.name,
         handlerName,
