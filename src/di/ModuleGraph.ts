@@ -152,9 +152,13 @@ const classDependencies = (cls: Type<unknown>, context: string): ReadonlyArray<D
   const injected =
     readMetadata<ReadonlyMap<number, InjectTarget>>(MetadataKey.inject, cls) ?? new Map();
   const optional = new Set(readMetadata<ReadonlyArray<number>>(MetadataKey.optional, cls) ?? []);
+  // NestJS's rule: a class no decorator touched (so the compiler emitted no types for it) is
+  // built with its `@Inject` parameters only, the others `undefined`. A decorated class without
+  // types was compiled without `emitDecoratorMetadata` (esbuild): that fails below, naming it.
+  const undecorated = types === undefined && Reflect.getOwnMetadataKeys(cls).length === 0;
   const count = Math.max(
-    types?.length ?? 0,
-    cls.length,
+    undecorated ? 0 : (types?.length ?? 0),
+    undecorated ? 0 : cls.length,
     ...Array.from(injected.keys(), (i) => i + 1),
   );
   const dependencies: Array<Dependency> = [];
