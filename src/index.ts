@@ -74,6 +74,14 @@ export {
   type ModuleOptions,
   StrataModule,
 } from "./di/Module.js";
+export {
+  type ContextId,
+  ContextIdFactory,
+  createContextId,
+  ModuleRef,
+  type ModuleRefOptions,
+  type ModuleRefSource,
+} from "./di/ModuleRef.js";
 export type { OptionalFactoryDependency, Provider, ProviderLike } from "./di/Provider.js";
 export {
   type CreateDecoratorOptions,
@@ -82,7 +90,7 @@ export {
 } from "./di/Reflector.js";
 export { Scope } from "./di/Scope.js";
 export { type CustomDecorator, SetMetadata } from "./di/SetMetadata.js";
-export { StartupError } from "./di/StartupError.js";
+export { StartupError, type StartupErrorReason } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
 export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./di/tokens.js";
 export { type ErrorBody, errorBody, validationError } from "./http/ErrorResponse.js";
@@ -323,6 +331,13 @@ export {
   SerializeOptions,
 } from "./nest/SerializeOptions.js";
 export { type MessageEvent, Sse } from "./nest/Sse.js";
+export {
+  CircularDependencyException,
+  InvalidClassScopeException,
+  RuntimeException,
+  UnknownDependenciesException,
+  UnknownExportException,
+} from "./nest/StartupExceptions.js";
 export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
 export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
 export {

@@ -9,8 +9,9 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as Scope from "effect/Scope";
 import type { Injector } from "../di/Injector.js";
+import type { ContextId, ModuleRef, ModuleRefOptions } from "../di/ModuleRef.js";
 import type { StartupError } from "../di/StartupError.js";
-import { type InjectionToken, tokenName } from "../di/Token.js";
+import type { InjectionToken } from "../di/Token.js";
 import { NodeServer } from "../fastpath/FastPath.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
@@ -114,6 +115,8 @@ export class StrataApp {
 
   private scope: Scope.CloseableScope | undefined;
   private providers: AppProviders | undefined;
+  /** The injector of a closed app: `get` still hands out the instances it had, as NestJS's. */
+  private closedInjector: Injector | undefined;
   private prepared: PreparedApp | undefined;
   private server: HttpServer.HttpServer | undefined;
   private pipeline: PipelineOptions = {};
@@ -271,6 +274,7 @@ export class StrataApp {
       this.shutdownManager.setShuttingDown(true);
       const scope = this.scope;
       this.scope = undefined;
+      this.closedInjector = this.providers?.injector ?? this.closedInjector;
       this.providers = undefined;
       this.prepared = undefined;
       this.server = undefined;
@@ -289,14 +293,57 @@ export class StrataApp {
     return this.closing;
   }
 
-  /** The singleton (or a new transient) provider registered under `token` in the root module. */
-  get<T>(token: InjectionToken<T>): T {
-    const injector = this.providers?.injector;
-    if (injector === undefined) throw new Error("Call init() or listen() before get()");
-    const node = injector.lookup(token);
-    if (node === undefined)
-      throw new Error(`No provider of ${tokenName(token)} is visible in the root module`);
-    return Effect.runSync(injector.instance(node, undefined)) as T;
+  /**
+   * The singleton (or a new transient) provider registered under `token`: as the root module
+   * sees it, else in any module (`{ strict: true }`: the root module's only); `{ each: true }`
+   * gives every provider of `token`, one per module. After `close()`, the instances the app had.
+   */
+  get<T>(token: InjectionToken<T>, options?: ModuleRefOptions & { readonly each?: false }): T;
+  get<T>(token: InjectionToken<T>, options: ModuleRefOptions & { readonly each: true }): Array<T>;
+  get<T>(token: InjectionToken<T>, options: ModuleRefOptions = {}): T | Array<T> {
+    const moduleRef = this.moduleRef();
+    return options.each === true
+      ? moduleRef.get(token, { ...options, each: true })
+      : moduleRef.get(token, { ...options, each: false });
+  }
+
+  /**
+   * NestJS's `app.resolve(token, contextId?)`: a request-scoped or transient provider created
+   * for the context `contextId` (a new one without it), a singleton as is. See {@link ModuleRef}.
+   */
+  resolve<T>(
+    token: InjectionToken<T>,
+    contextId?: ContextId,
+    options?: ModuleRefOptions & { readonly each?: false },
+  ): Promise<T>;
+  resolve<T>(
+    token: InjectionToken<T>,
+    contextId: ContextId | undefined,
+    options: ModuleRefOptions & { readonly each: true },
+  ): Promise<Array<T>>;
+  resolve<T>(
+    token: InjectionToken<T>,
+    contextId?: ContextId,
+    options: ModuleRefOptions = {},
+  ): Promise<T | Array<T>> {
+    const moduleRef = this.moduleRef();
+    return options.each === true
+      ? moduleRef.resolve(token, contextId, { ...options, each: true })
+      : moduleRef.resolve(token, contextId, { ...options, each: false });
+  }
+
+  /** NestJS's `app.registerRequestByContextId(request, contextId)`: what `REQUEST` injects in that context. */
+  registerRequestByContextId(request: unknown, contextId: ContextId): void {
+    this.moduleRef().registerRequestByContextId(request, contextId);
+  }
+
+  /** The app's {@link ModuleRef} (its providers built). */
+  private moduleRef(): ModuleRef {
+    const injector = this.providers?.injector ?? this.closedInjector;
+    if (injector === undefined) {
+      throw new Error("Build the providers first: NestFactory.create(...), or await app.init()");
+    }
+    return injector.moduleRef;
   }
 
   /**

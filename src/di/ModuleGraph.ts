@@ -2,6 +2,7 @@ import { type ForwardReference, isForwardReference } from "./forwardRef.js";
 import type { InjectedProperty, InjectTarget } from "./Inject.js";
 import type { InjectableMetadata } from "./Injectable.js";
 import type { DynamicModule, ModuleImport, ModuleOptions } from "./Module.js";
+import { ModuleRef } from "./ModuleRef.js";
 import { MetadataKey, readMetadata } from "./metadata.js";
 import {
   isProviderRecord,
@@ -18,10 +19,10 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./tok
 
 /**
  * How a node's instance is obtained: built by `create` (`provider`), the instance of its only
- * dependency (`alias`, from `useExisting`), or the current request (`request`, the `REQUEST`
- * token).
+ * dependency (`alias`, from `useExisting`), the current request (`request`, the `REQUEST`
+ * token), or the app's {@link ModuleRef} (`moduleRef`).
  */
-export type ProviderKind = "provider" | "alias" | "request";
+export type ProviderKind = "provider" | "alias" | "request" | "moduleRef";
 
 /** One provider (or controller) of one module, with its dependencies resolved. */
 export interface ProviderNode {
@@ -346,6 +347,16 @@ export const compileModuleGraph = (
     dependencies: [],
     declaredScope: Scope.REQUEST,
   });
+  own.get(core)?.set(ModuleRef, {
+    token: ModuleRef,
+    name: "ModuleRef",
+    module: core,
+    kind: "moduleRef",
+    create: () => undefined,
+    synchronous: true,
+    dependencies: [],
+    declaredScope: Scope.SINGLETON,
+  });
 
   // What each module exports: its own providers it lists, and re-exports of imported modules.
   const exportsCache = new Map<ModuleNode, Map<InjectionToken, Pending>>();
@@ -376,6 +387,7 @@ export const compileModuleGraph = (
       if (provided === undefined) {
         throw new StartupError({
           message: `${module.path} exports ${tokenName(token)}, which it neither provides nor imports from an exporting module.`,
+          reason: "UnknownExport",
         });
       }
       result.set(token, provided);
@@ -449,6 +461,13 @@ export const compileModuleGraph = (
             : ` Add it to the providers of ${pending.module.name}, export it from a module ${pending.module.name} imports, or mark it @Optional().`;
         throw new StartupError({
           message: `Cannot resolve ${dependency.where} (${tokenName(dependency.token)}) of ${pending.name} in ${pending.module.path}: no provider of ${tokenName(dependency.token)} is visible there.${hint} Path: ${resolving.map((p) => p.name).join(" -> ")}.`,
+          reason: "UnknownDependencies",
+        });
+      }
+      if (found === pending) {
+        throw new StartupError({
+          message: `${pending.name} in ${pending.module.path} injects itself (${dependency.where}): a provider cannot be its own dependency. Inject what it needs instead.`,
+          reason: "UnknownDependencies",
         });
       }
       const cycleStart = resolving.indexOf(found);
@@ -462,6 +481,7 @@ export const compileModuleGraph = (
       if (!throughForwardRef) {
         throw new StartupError({
           message: `Dependency cycle: ${cycle} (in ${pending.module.path}). Break it, or, if both sides are singleton classes, inject with @Inject(forwardRef(() => TheClass)) on both sides.`,
+          reason: "CircularDependency",
         });
       }
       forwardTargets.set(found, cycle);
@@ -481,6 +501,7 @@ export const compileModuleGraph = (
     const prototype = pending.prototype;
     if (cycle !== undefined && (prototype === undefined || scope !== Scope.SINGLETON)) {
       throw new StartupError({
+        reason: "CircularDependency",
         message: `Dependency cycle through forwardRef: ${cycle} (in ${pending.module.path}). ${pending.name} is reached again before it is built, which works only when it is a singleton class provider; it is ${prototype === undefined ? "a factory, a value or an alias" : `${scope}-scoped`}. Break the cycle (move the shared part to a third provider).`,
       });
     }

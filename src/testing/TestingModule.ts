@@ -1,5 +1,6 @@
 import { StrataApp, type StrataAppOptions } from "../app/StrataApp.js";
 import type { ModuleOptions } from "../di/Module.js";
+import type { ContextId, ModuleRefOptions } from "../di/ModuleRef.js";
 import type { Provider } from "../di/Provider.js";
 import type { InjectionToken, Type } from "../di/Token.js";
 
@@ -18,9 +19,52 @@ export class TestingModule {
     private readonly overrides: ReadonlyArray<Provider<unknown>>,
   ) {}
 
-  /** The instance registered under `token` (found in the test module first, then in any imported module). */
-  get<T>(token: InjectionToken<T> | Type<T>): T {
-    return this.app.get(token);
+  /**
+   * The instance registered under `token` (found in the test module first, then in any
+   * imported module; `{ strict: true }`: the test module's only); `{ each: true }`: every
+   * provider of `token`, one per module.
+   */
+  get<T>(
+    token: InjectionToken<T> | Type<T>,
+    options?: ModuleRefOptions & { readonly each?: false },
+  ): T;
+  get<T>(
+    token: InjectionToken<T> | Type<T>,
+    options: ModuleRefOptions & { readonly each: true },
+  ): Array<T>;
+  get<T>(token: InjectionToken<T> | Type<T>, options: ModuleRefOptions = {}): T | Array<T> {
+    return options.each === true
+      ? this.app.get(token, { ...options, each: true })
+      : this.app.get(token, { ...options, each: false });
+  }
+
+  /**
+   * A request-scoped or transient provider created for the context `contextId` (a new one
+   * without it), a singleton as is: NestJS's `moduleRef.resolve`.
+   */
+  resolve<T>(
+    token: InjectionToken<T> | Type<T>,
+    contextId?: ContextId,
+    options?: ModuleRefOptions & { readonly each?: false },
+  ): Promise<T>;
+  resolve<T>(
+    token: InjectionToken<T> | Type<T>,
+    contextId: ContextId | undefined,
+    options: ModuleRefOptions & { readonly each: true },
+  ): Promise<Array<T>>;
+  resolve<T>(
+    token: InjectionToken<T> | Type<T>,
+    contextId?: ContextId,
+    options: ModuleRefOptions = {},
+  ): Promise<T | Array<T>> {
+    return options.each === true
+      ? this.app.resolve(token, contextId, { ...options, each: true })
+      : this.app.resolve(token, contextId, { ...options, each: false });
+  }
+
+  /** What `REQUEST` injects into providers resolved in the context `contextId`. */
+  registerRequestByContextId(request: unknown, contextId: ContextId): void {
+    this.app.registerRequestByContextId(request, contextId);
   }
 
   /**
