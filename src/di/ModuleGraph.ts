@@ -230,6 +230,16 @@ const moduleName = (entry: ModuleImport): string =>
 class StrataCore {}
 
 /**
+ * What a testing module replaces besides providers: modules (each import of a key module, a
+ * class or a dynamic module object, compiles its value instead) and, through `mocker`, any
+ * dependency no module provides (its return value is the instance; `undefined`: not mocked).
+ */
+export interface TestingReplacements {
+  readonly modules?: ReadonlyMap<unknown, ModuleImport>;
+  readonly mocker?: (token: InjectionToken) => unknown;
+}
+
+/**
  * Compiles a root module into its provider graph, once, at startup. Every dependency is
  * resolved here, so a missing provider, missing metadata, a cycle or a module boundary crossed
  * fails the start with a {@link StartupError} instead of an `undefined` at run time.
@@ -238,6 +248,7 @@ class StrataCore {}
 export const compileModuleGraph = (
   root: ModuleImport,
   overrides: ReadonlyMap<unknown, Provider<unknown>> = new Map(),
+  testing: TestingReplacements = {},
 ): ModuleGraph => {
   const overriding = new Map<unknown, Provider<unknown>>();
   for (const provider of overrides.values()) overriding.set(providerToken(provider), provider);
@@ -276,7 +287,8 @@ export const compileModuleGraph = (
     }
   };
 
-  const collect = (entry: ModuleImport, parentPath: string): ModuleNode => {
+  const collect = (written: ModuleImport, parentPath: string): ModuleNode => {
+    const entry = testing.modules?.get(written) ?? written;
     const existing = modules.get(entry);
     if (existing !== undefined) return existing;
     const cls = isDynamicModule(entry) ? entry.module : entry;
@@ -420,6 +432,17 @@ export const compileModuleGraph = (
     return visible;
   };
 
+  /** A testing module's `useMocker`: a dependency no module provides, as a global value. */
+  const mocked = (dependency: Dependency): Pending | undefined => {
+    if (testing.mocker === undefined || dependency.optional) return undefined;
+    const value = testing.mocker(dependency.token);
+    if (value === undefined) return undefined;
+    const pending = pendingProvider({ provide: dependency.token, useValue: value }, core);
+    own.get(core)?.set(dependency.token, pending);
+    visibleCache.clear();
+    return pending;
+  };
+
   const providerOf = (token: InjectionToken): ReadonlyArray<ModuleNode> =>
     [...own].filter(([, providers]) => providers.has(token)).map(([module]) => module);
 
@@ -448,7 +471,7 @@ export const compileModuleGraph = (
     const visible = visibleIn(pending.module);
     const dependencies: Array<ProviderNode | undefined> = [];
     declared.forEach((dependency, index) => {
-      const found = visible.get(dependency.token);
+      const found = visible.get(dependency.token) ?? mocked(dependency);
       if (found === undefined) {
         if (dependency.optional) {
           dependencies.push(undefined);

@@ -1,5 +1,5 @@
 import { StrataApp, type StrataAppOptions } from "../app/StrataApp.js";
-import type { ModuleOptions } from "../di/Module.js";
+import type { ModuleImport, ModuleOptions } from "../di/Module.js";
 import type { ContextId, ModuleRefOptions } from "../di/ModuleRef.js";
 import type { Provider } from "../di/Provider.js";
 import type { InjectionToken, Type } from "../di/Token.js";
@@ -107,6 +107,8 @@ export class TestingModule {
  */
 export class TestingModuleBuilder {
   private readonly overrides = new Map<InjectionToken, Provider<unknown>>();
+  private readonly moduleOverrides: Array<readonly [ModuleImport, ModuleImport]> = [];
+  private mocker: ((token: InjectionToken) => unknown) | undefined;
 
   constructor(private readonly metadata: ModuleOptions) {}
 
@@ -123,12 +125,39 @@ export class TestingModuleBuilder {
     };
   }
 
+  /**
+   * Replaces a module (a class, or the very dynamic module object imported) wherever it is
+   * imported: `.overrideModule(UsersModule).useModule(FakeUsersModule)`.
+   */
+  overrideModule(module: ModuleImport): { useModule(other: ModuleImport): TestingModuleBuilder } {
+    return {
+      useModule: (other) => {
+        this.moduleOverrides.push([module, other]);
+        return this;
+      },
+    };
+  }
+
+  /**
+   * Makes every dependency that no module provides with `mocker(token)` (NestJS's auto-mocking:
+   * `.useMocker(createMock)`); when it returns `undefined`, the dependency stays missing and the
+   * start fails naming it.
+   */
+  useMocker(mocker: (token: InjectionToken) => unknown): TestingModuleBuilder {
+    this.mocker = mocker;
+    return this;
+  }
+
   /** Compiles the module graph and builds its providers. */
   async compile(): Promise<TestingModule> {
     const overrides = [...this.overrides.values()];
     const app = new StrataApp(
       { module: TestRootModule, ...this.metadata },
-      { providerOverrides: overrides },
+      {
+        providerOverrides: overrides,
+        moduleOverrides: this.moduleOverrides,
+        ...(this.mocker === undefined ? {} : { mocker: this.mocker }),
+      },
     );
     await app.initProviders();
     return new TestingModule(app, overrides);
