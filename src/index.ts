@@ -259,6 +259,7 @@ export {
   ClassSerializerInterceptor,
   type ClassSerializerInterceptorOptions,
 } from "./nest/ClassSerializerInterceptor.js";
+export { ExpressAdapter, type HttpAdapterView } from "./nest/ExpressAdapter.js";
 export {
   AnyFilesInterceptor,
   FileFieldsInterceptor,

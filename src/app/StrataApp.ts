@@ -21,6 +21,7 @@ import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
+import { type HttpAdapterView, httpAdapterView } from "../nest/ExpressAdapter.js";
 import { httpServerFront } from "../nest/HttpServerFront.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
@@ -216,9 +217,25 @@ export class StrataApp {
    * Starts the HTTP server on `port` (0 picks a free port; see {@link StrataApp.getUrl}): the
    * app's Layer ({@link StrataApp.layer}), its providers built by `init()` before the port
    * opens, served with `StrataServer.serve` on `StrataServer.layerNode`. Unless
-   * `shutdown.signals` is `false`, it shuts down gracefully on SIGTERM and SIGINT.
+   * `shutdown.signals` is `false`, it shuts down gracefully on SIGTERM and SIGINT. As NestJS's,
+   * it resolves with the app's HTTP server (`getHttpServer()`), and runs `callback` once
+   * listening (`listen(port, callback)` or `listen(port, host, callback)`).
    */
-  async listen(port: number, host?: string): Promise<void> {
+  async listen(port: number, host?: string, callback?: () => void): Promise<Server>;
+  async listen(port: number, callback: () => void): Promise<Server>;
+  async listen(
+    port: number,
+    hostOrCallback?: string | (() => void),
+    callback?: () => void,
+  ): Promise<Server> {
+    const host = typeof hostOrCallback === "string" ? hostOrCallback : undefined;
+    const done = typeof hostOrCallback === "function" ? hostOrCallback : callback;
+    await this.serve(port, host);
+    done?.();
+    return this.getHttpServer();
+  }
+
+  private async serve(port: number, host: string | undefined): Promise<void> {
     await this.init();
     if (this.server !== undefined) throw new Error("This app is already listening");
     const scope = this.scope as Scope.CloseableScope;
@@ -354,11 +371,19 @@ export class StrataApp {
    */
   getHttpServer(): Server {
     this.front ??= httpServerFront(async () => {
-      if (this.server === undefined) await this.listen(0, "127.0.0.1");
+      if (this.server === undefined) await this.serve(0, "127.0.0.1");
       const url = new URL(this.getUrl());
       return { port: Number(url.port), host: url.hostname.replace(/^\[|\]$/g, "") };
     });
     return this.front;
+  }
+
+  /**
+   * NestJS's `app.getHttpAdapter()`: the app's HTTP server (`getHttpServer()`); its
+   * `getInstance()` throws, as there is no Express app behind a Strata app.
+   */
+  getHttpAdapter(): HttpAdapterView {
+    return httpAdapterView(() => this.getHttpServer());
   }
 
   /** The base URL of the listening server, e.g. `http://127.0.0.1:3000`. */

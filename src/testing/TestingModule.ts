@@ -1,8 +1,10 @@
+import { appOptions } from "../app/NestFactory.js";
 import { StrataApp, type StrataAppOptions } from "../app/StrataApp.js";
 import type { ModuleImport, ModuleOptions } from "../di/Module.js";
 import type { ContextId, ModuleRefOptions } from "../di/ModuleRef.js";
 import type { Provider } from "../di/Provider.js";
 import type { InjectionToken, Type } from "../di/Token.js";
+import type { ExpressAdapter } from "../nest/ExpressAdapter.js";
 
 class TestRootModule {}
 
@@ -82,9 +84,17 @@ export class TestingModule {
     });
   }
 
-  /** NestJS's name of {@link TestingModule.createStrataApp}. */
-  createNestApplication(options: StrataAppOptions = {}): StrataApp {
-    return this.createStrataApp(options);
+  /**
+   * NestJS's name of {@link TestingModule.createStrataApp}; an `ExpressAdapter` first is
+   * accepted for an Express app without routes or middleware of its own.
+   */
+  createNestApplication(
+    adapterOrOptions?: ExpressAdapter | StrataAppOptions,
+    options?: StrataAppOptions,
+  ): StrataApp {
+    return this.createStrataApp(
+      appOptions("createNestApplication", adapterOrOptions, options) ?? {},
+    );
   }
 
   /** NestJS's `init()`: builds what `compile()` left (the routes); the module is usable already. */
