@@ -121,7 +121,7 @@ export {
   UnsupportedMediaTypeError,
 } from "./http/HttpError.js";
 export { DEFAULT_BODY_LIMIT, readBody } from "./http/RequestBody.js";
-export type { RequestContext, RequestUser } from "./http/RequestContext.js";
+export type { RawBodyRequest, RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
 export { StreamableFile, type StreamableFileOptions } from "./http/StreamableFile.js";
 export { type JsonResponseOptions, jsonResponse } from "./http/TextResponse.js";

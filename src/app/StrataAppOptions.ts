@@ -23,6 +23,11 @@ import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
 export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   /** Largest accepted request body in bytes (default 1 MB); larger ones get 413. */
   readonly bodyLimit?: number;
+  /**
+   * Keeps each body's bytes as `req.rawBody` (a Buffer) besides the parsed body, as NestJS's
+   * `rawBody: true` (to verify a webhook's signature); only then are they kept.
+   */
+  readonly rawBody?: boolean;
   /** Providers that replace, by token, those the modules declare (used by `Test.createTestingModule`). */
   readonly providerOverrides?: ReadonlyArray<Provider<unknown>>;
   /** Modules that replace others wherever they are imported (used by `overrideModule`). */

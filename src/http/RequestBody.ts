@@ -65,6 +65,26 @@ const readBytes = (
 
 const decoder = new TextDecoder();
 
+/** Decodes the bytes of a body by the request's `Content-Type` (see {@link readBody}). */
+const parseBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  bytes: Uint8Array,
+): Effect.Effect<unknown, BadRequestError> => {
+  if (bytes.byteLength === 0) return Effect.succeed(undefined);
+  const type = (request.headers["content-type"] ?? "").toLowerCase();
+  if (type.includes("json")) {
+    return Effect.try({
+      try: () => JSON.parse(decoder.decode(bytes)) as unknown,
+      catch: () => invalidJson,
+    });
+  }
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    return Effect.succeed(Object.fromEntries(new URLSearchParams(decoder.decode(bytes))));
+  }
+  if (type.startsWith("text/")) return Effect.succeed(decoder.decode(bytes));
+  return Effect.succeed(bytes);
+};
+
 /**
  * Reads and decodes a request body according to its `Content-Type`: JSON to a value,
  * `application/x-www-form-urlencoded` to a record, `text/*` to a string, anything else to
@@ -78,18 +98,22 @@ export const readBody = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number = DEFAULT_BODY_LIMIT,
 ): Effect.Effect<unknown, BadRequestError | PayloadTooLargeError> =>
-  Effect.flatMap(readBytes(request, limit), (bytes) => {
-    if (bytes.byteLength === 0) return Effect.succeed(undefined);
-    const type = (request.headers["content-type"] ?? "").toLowerCase();
-    if (type.includes("json")) {
-      return Effect.try({
-        try: () => JSON.parse(decoder.decode(bytes)) as unknown,
-        catch: () => invalidJson,
-      });
-    }
-    if (type.startsWith("application/x-www-form-urlencoded")) {
-      return Effect.succeed(Object.fromEntries(new URLSearchParams(decoder.decode(bytes))));
-    }
-    if (type.startsWith("text/")) return Effect.succeed(decoder.decode(bytes));
-    return Effect.succeed(bytes);
-  });
+  Effect.flatMap(readBytes(request, limit), (bytes) => parseBody(request, bytes));
+
+/**
+ * Like {@link readBody}, also giving the bytes as they arrived (`raw`, empty for an empty
+ * body): what NestJS's `rawBody: true` keeps as `req.rawBody`.
+ */
+export const readBodyAndRaw = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number = DEFAULT_BODY_LIMIT,
+): Effect.Effect<
+  { readonly body: unknown; readonly raw: Buffer },
+  BadRequestError | PayloadTooLargeError
+> =>
+  Effect.flatMap(readBytes(request, limit), (bytes) =>
+    Effect.map(parseBody(request, bytes), (body) => ({
+      body,
+      raw: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes),
+    })),
+  );

@@ -45,6 +45,8 @@ export interface PipelineOptions {
 /** What compiling the routes of an app needs. */
 export interface AppRouteOptions extends PipelineOptions {
   readonly bodyLimit?: number;
+  /** Keep each body's bytes as `req.rawBody`. */
+  readonly rawBody?: boolean;
 }
 
 /**
@@ -114,6 +116,7 @@ export const appRoutes = (
     };
     const compileOptions = {
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      rawBody: options.rawBody === true,
       uploadLimits: { ...DEFAULT_UPLOAD_LIMITS, ...options.uploads },
       globals,
       resolve,

@@ -37,6 +37,8 @@ export interface GlobalEnhancers {
 /** What compiling a controller needs from the app. */
 export interface ControllerCompileOptions {
   readonly bodyLimit: number;
+  /** Keep each body's bytes as `req.rawBody`. */
+  readonly rawBody: boolean;
   readonly uploadLimits: Required<UploadLimits>;
   readonly globals: GlobalEnhancers;
   readonly resolve: EnhancerResolver;
@@ -274,6 +276,7 @@ export const controllerRoutes = (
         },
         injector,
         bodyLimit: options.bodyLimit,
+        rawBody: options.rawBody,
         uploadLimits: options.uploadLimits,
       });
       const version =
