@@ -129,8 +129,10 @@ export const controllerRoutes = (
         ? undefined
         : yield* Effect.orDie(injector.instance(node, undefined));
     const { globals, resolve } = options;
+    // Transient enhancers are the controller's own (one per request for a request-scoped one).
+    const consumer = { controller: cls, requestScoped: node.scope === ProviderScope.REQUEST };
     const resolveAll = <T>(items: ReadonlyArray<T | Function>, where: string) =>
-      Effect.forEach(items, (item) => resolve(item as T, where));
+      Effect.forEach(items, (item) => resolve(item as T, where, consumer));
     const classVersion = readMetadata<VersionValue>(MetadataKey.version, cls) ?? controller.version;
     const classGuards = yield* resolveAll<CanActivate>(
       readList<GuardLike>(MetadataKey.guards, cls),
