@@ -78,6 +78,7 @@ export {
   type ContextId,
   ContextIdFactory,
   createContextId,
+  type IntrospectionResult,
   ModuleRef,
   type ModuleRefOptions,
   type ModuleRefSource,

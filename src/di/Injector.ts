@@ -375,6 +375,7 @@ const moduleRefSource = (
   };
   return {
     describe: tokenName,
+    scopeOf: (token: InjectionToken) => lookup(token)?.scope,
     getAll: (token: InjectionToken, options: ModuleRefOptions) =>
       nodesOf(token, options).map((node) => {
         const binding = bindingOf(node);

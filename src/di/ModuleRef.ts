@@ -1,3 +1,4 @@
+import type { Scope } from "./Scope.js";
 import type { InjectionToken, Type } from "./Token.js";
 
 /**
@@ -54,6 +55,14 @@ export interface ModuleRefSource {
   readonly registerRequest: (request: unknown, contextId: ContextId) => void;
   /** The name of the token for errors. */
   readonly describe: (token: InjectionToken) => string;
+  /** The effective scope of the provider of `token`, `undefined` when none is registered. */
+  readonly scopeOf: (token: InjectionToken) => Scope | undefined;
+}
+
+/** What {@link ModuleRef.introspect} tells of a provider. @since 0.1.0 @category dependency injection */
+export interface IntrospectionResult {
+  /** Its effective scope (`REQUEST` when it depends on a request-scoped provider). */
+  readonly scope: Scope;
 }
 
 /**
@@ -110,6 +119,13 @@ export class ModuleRef {
   /** A new instance of `type` (not registered anywhere), its constructor's dependencies injected. */
   create<T>(type: Type<T>): Promise<T> {
     return this.source.create(type) as Promise<T>;
+  }
+
+  /** The scope of the provider of `token` (NestJS's `introspect`); throws when none is registered. */
+  introspect(token: InjectionToken): IntrospectionResult {
+    const scope = this.source.scopeOf(token);
+    if (scope === undefined) throw this.unknown(token);
+    return { scope };
   }
 
   /** Makes `request` what `REQUEST` injects into providers resolved in the context `contextId`. */

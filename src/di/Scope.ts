@@ -11,6 +11,8 @@
  */
 export enum Scope {
   SINGLETON = "singleton",
+  /** NestJS's name of `SINGLETON`. */
+  DEFAULT = "singleton",
   TRANSIENT = "transient",
   REQUEST = "request",
 }

@@ -122,6 +122,20 @@ describe("ModuleRef", () => {
     }
   });
 
+  it("introspects a provider's scope (Scope.DEFAULT is NestJS's SINGLETON)", async () => {
+    const app = await started();
+    try {
+      const moduleRef = app.get(ModuleRef);
+      expect(moduleRef.introspect(Clock).scope).toBe(Scope.DEFAULT);
+      expect(Scope.DEFAULT).toBe(Scope.SINGLETON);
+      expect(moduleRef.introspect(Fresh).scope).toBe(Scope.TRANSIENT);
+      expect(moduleRef.introspect(PerRequest).scope).toBe(Scope.REQUEST);
+      expect(() => moduleRef.introspect("NOPE")).toThrow('No provider of "NOPE" in the app');
+    } finally {
+      await app.close();
+    }
+  });
+
   it("creates an unregistered class with its dependencies injected", async () => {
     const app = await started();
     try {
