@@ -327,6 +327,7 @@ export { Optional } from "./nest/Optional.js";
 export { type ParseFileOptions, ParseFilePipe } from "./nest/ParseFilePipe.js";
 export { ParseFilePipeBuilder } from "./nest/ParseFilePipeBuilder.js";
 export { RequestMethod } from "./nest/RequestMethod.js";
+export { ROUTES, RouterModule, type Routes, type RouteTree } from "./nest/RouterModule.js";
 export {
   CLASS_SERIALIZER_OPTIONS,
   type ClassSerializerContextOptions,

@@ -53,6 +53,8 @@ export interface ModuleNode {
   readonly options: ModuleOptions;
   readonly global: boolean;
   readonly imports: Array<ModuleNode>;
+  /** The module's class (a dynamic module's `module`). */
+  readonly cls: Function;
 }
 
 /**
@@ -308,6 +310,7 @@ export const compileModuleGraph = (
     const name = moduleName(entry);
     const path = parentPath ? `${parentPath} > ${name}` : name;
     const node: ModuleNode = {
+      cls,
       name,
       path,
       options,
@@ -341,6 +344,7 @@ export const compileModuleGraph = (
 
   const rootNode = collect(root, "");
   const core: ModuleNode = {
+    cls: StrataCore,
     name: "Strata",
     path: "Strata",
     options: {},

@@ -5,6 +5,7 @@ import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
 import { StartupError } from "../di/StartupError.js";
 import { DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
+import { ROUTES, type Routes, routerModulePrefixes } from "../nest/RouterModule.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
@@ -114,7 +115,11 @@ export const appRoutes = (
       ),
       pipes: yield* resolveAll<PipeTransform>(app.pipes, options.globalPipes, "a global pipe"),
     };
+    // RouterModule.register(...): the prefix of each module's controllers, fixed here.
+    const registered = injector.moduleRef.get<Routes>(ROUTES, { each: true });
+    const prefixes = registered.length === 0 ? undefined : routerModulePrefixes(registered);
     const compileOptions = {
+      modulePrefix: (node: ProviderNode) => prefixes?.get(node.module.cls) ?? "",
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
       rawBody: options.rawBody === true,
       uploadLimits: { ...DEFAULT_UPLOAD_LIMITS, ...options.uploads },

@@ -37,6 +37,8 @@ export interface GlobalEnhancers {
 /** What compiling a controller needs from the app. */
 export interface ControllerCompileOptions {
   readonly bodyLimit: number;
+  /** The path before the controller's of a module `RouterModule.register` routes (else `""`). */
+  readonly modulePrefix: (node: ProviderNode) => string;
   /** Keep each body's bytes as `req.rawBody`. */
   readonly rawBody: boolean;
   readonly uploadLimits: Required<UploadLimits>;
@@ -151,6 +153,7 @@ export const controllerRoutes = (
       `a pipe of ${cls.name}`,
     );
     const host = controller.host === undefined ? undefined : hostMatcher(controller.host);
+    const prefix = options.modulePrefix(node);
     const compiled: Array<ControllerHandler> = [];
     for (const route of routes) {
       const handlerName = String(route.handler);
@@ -285,7 +288,7 @@ export const controllerRoutes = (
         readMetadata<VersionValue>(MetadataKey.version, prototype, route.handler) ?? classVersion;
       compiled.push({
         method: route.method,
-        path: joinRoutePath(controller.path, route.path),
+        path: joinRoutePath(prefix, controller.path, route.path),
         versions: versionList(version),
         handler: host === undefined ? handler : onHost(host, handler),
         label: where,
