@@ -94,6 +94,12 @@ export { type CustomDecorator, SetMetadata } from "./di/SetMetadata.js";
 export { StartupError, type StartupErrorReason } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
 export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./di/tokens.js";
+export {
+  ApplicationConfig,
+  DiscoveryService,
+  INQUIRER,
+  LazyModuleLoader,
+} from "./di/Unsupported.js";
 export { type ErrorBody, errorBody, validationError } from "./http/ErrorResponse.js";
 export {
   BadGatewayError,
@@ -260,6 +266,7 @@ export {
   ClassSerializerInterceptor,
   type ClassSerializerInterceptorOptions,
 } from "./nest/ClassSerializerInterceptor.js";
+export { ConfigurableModuleBuilder } from "./nest/ConfigurableModuleBuilder.js";
 export { ExpressAdapter, type HttpAdapterView } from "./nest/ExpressAdapter.js";
 export {
   AnyFilesInterceptor,

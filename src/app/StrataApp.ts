@@ -476,6 +476,30 @@ export class StrataApp {
     return this;
   }
 
+  /**
+   * Not supported: NestJS's `useBodyParser`. Throws: Strata parses JSON, form and text bodies
+   * itself; their size limit is the `bodyLimit` option.
+   */
+  useBodyParser(_type: string, _options?: unknown): never {
+    throw new Error(
+      "app.useBodyParser() is not supported: Strata parses JSON, urlencoded and text bodies itself; set their size limit with the bodyLimit option (413 over it).",
+    );
+  }
+
+  /** Not supported: Express's `app.locals` (`setLocal`). Throws saying what to use. */
+  setLocal(_key: string, _value: unknown): never {
+    throw new Error(
+      "app.setLocal() is not supported: Strata has no Express app.locals. Keep app-wide values in a provider (useValue) and inject it.",
+    );
+  }
+
+  /** Not supported: NestJS microservices (`connectMicroservice`). Throws saying so. */
+  connectMicroservice(_options: unknown): never {
+    throw new Error(
+      "app.connectMicroservice() is not supported: Strata serves HTTP only (microservices are out of its scope).",
+    );
+  }
+
   /** Routes requests by API version (call before `init`/`listen`). */
   enableVersioning(versioning: VersioningOptions): this {
     return this.configure({ versioning });

@@ -16,6 +16,7 @@ import { Scope } from "./Scope.js";
 import { StartupError } from "./StartupError.js";
 import { type InjectionToken, type Type, tokenName } from "./Token.js";
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./tokens.js";
+import { unsupportedToken } from "./Unsupported.js";
 
 /**
  * How a node's instance is obtained: built by `create` (`provider`), the instance of its only
@@ -480,6 +481,13 @@ export const compileModuleGraph = (
         if (dependency.optional) {
           dependencies.push(undefined);
           return;
+        }
+        const notSupported = unsupportedToken(dependency.token);
+        if (notSupported !== undefined) {
+          throw new StartupError({
+            message: `Cannot resolve ${dependency.where} of ${pending.name} in ${pending.module.path}: ${notSupported}`,
+            reason: "UnknownDependencies",
+          });
         }
         const elsewhere = providerOf(dependency.token).filter((m) => m !== pending.module);
         const hint =

@@ -24,6 +24,12 @@ export const createContextId = (): ContextId => ({ id: Math.random() });
 export const ContextIdFactory = {
   /** A new {@link ContextId}. */
   create: createContextId,
+  /** Not supported: durable providers. Throws saying what to do instead. */
+  apply: (_strategy: unknown): never => {
+    throw new Error(
+      "ContextIdFactory.apply() (durable providers) is not supported: request-scoped providers are created per request. Keep per-tenant state in a singleton keyed by tenant.",
+    );
+  },
 };
 
 /**
