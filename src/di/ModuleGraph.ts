@@ -290,6 +290,8 @@ export const compileModuleGraph = (
     }
   };
 
+  const ownProviders = (node: ModuleNode) => own.get(node) as Map<InjectionToken, Pending>;
+
   const collect = (written: ModuleImport, parentPath: string): ModuleNode => {
     const entry = testing.modules?.get(written) ?? written;
     const existing = modules.get(entry);
@@ -322,6 +324,10 @@ export const compileModuleGraph = (
     };
     modules.set(entry, node);
     register(node, options.providers ?? []);
+    // As NestJS, the module class is a provider of its own module (its constructor injected):
+    // `moduleRef.get(TheModule)`, and the instance its hooks and `configure` are called on.
+    const provided = ownProviders(node);
+    if (!provided.has(cls)) provided.set(cls, classProvider(cls, cls, node, Scope.SINGLETON));
     for (const controller of options.controllers ?? []) {
       if (readMetadata(MetadataKey.controller, controller) === undefined) {
         throw new StartupError({

@@ -158,6 +158,36 @@ describe("ModuleRef", () => {
   });
 });
 
+describe("module classes are providers of their own module, as in NestJS", () => {
+  it("built once with their constructor injected, gettable, their onModuleInit run", async () => {
+    const made: Array<unknown> = [];
+    @Module({ providers: [Clock], exports: [Clock] })
+    class ClockModule {
+      initialised = false;
+      constructor(readonly clock: Clock) {
+        made.push(this);
+      }
+      onModuleInit() {
+        this.initialised = true;
+      }
+      configure() {}
+    }
+    @Module({ imports: [ClockModule] })
+    class Root {}
+    const app = new StrataApp(Root);
+    await app.init();
+    try {
+      const module = app.get(ClockModule);
+      expect(module).toBeInstanceOf(ClockModule);
+      expect(module.clock).toBe(app.get(Clock));
+      expect(module.initialised).toBe(true);
+      expect(made).toEqual([module]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("NestJS's startup exceptions recognise Strata's StartupError", () => {
   const failure = async (module: Function) => {
     try {
