@@ -265,7 +265,15 @@ export class StrataApp {
         );
       }),
     );
-    if (Exit.isFailure(exit)) return rethrow(exit.cause);
+    if (Exit.isFailure(exit)) {
+      // The port's own error (EADDRINUSE, EADDRNOTAVAIL...) with its code, as NestJS rejects.
+      const error = Cause.squash(exit.cause);
+      const cause = (error as { readonly _tag?: unknown; readonly cause?: unknown }).cause;
+      if ((error as { readonly _tag?: unknown })._tag === "ServeError" && cause instanceof Error) {
+        throw cause;
+      }
+      throw error;
+    }
     this.server = exit.value;
     const signals = this.appOptions.shutdown?.signals ?? ["SIGTERM", "SIGINT"];
     if (signals !== false && signals.length > 0) {

@@ -405,7 +405,11 @@ export const compileModuleGraph = (
         for (const [token, pending] of exportsOf(target, visiting)) result.set(token, pending);
         continue;
       }
-      const token = entry as InjectionToken;
+      // NestJS also takes the provider object itself (`exports: [configProvider]`).
+      const token =
+        typeof entry === "object" && entry !== null && isProviderRecord(entry as ProviderLike)
+          ? providerToken(entry as Provider<unknown>)
+          : (entry as InjectionToken);
       const provided = providers.get(token) ?? importedExport(module, token, visiting);
       if (provided === undefined) {
         throw new StartupError({

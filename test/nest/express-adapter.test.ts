@@ -84,3 +84,23 @@ describe("ExpressAdapter", () => {
     }
   });
 });
+
+describe("listen failures", () => {
+  it("reject with the port's own error and code, as NestJS's", async () => {
+    const first = await NestFactory.create(AppModule);
+    await first.listen(0, "127.0.0.1");
+    const second = await NestFactory.create(AppModule);
+    try {
+      const port = Number(new URL(first.getUrl()).port);
+      await expect(second.listen(port, "127.0.0.1")).rejects.toMatchObject({
+        code: "EADDRINUSE",
+        message: expect.stringContaining("EADDRINUSE"),
+      });
+      // Still answering: the failed listen took nothing from the first app.
+      expect((await request(first, "GET", "/hello")).status).toBe(200);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});

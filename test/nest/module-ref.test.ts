@@ -188,6 +188,28 @@ describe("module classes are providers of their own module, as in NestJS", () =>
   });
 });
 
+describe("exports", () => {
+  it("take the provider object itself, as NestJS's", async () => {
+    const config = { provide: "CONFIG", useValue: { debug: true } };
+    @Module({ providers: [config], exports: [config] })
+    class ConfigModule {}
+    @Injectable()
+    class UsesConfig {
+      constructor(@Inject("CONFIG") readonly config: unknown) {}
+    }
+    @Module({ imports: [ConfigModule], providers: [UsesConfig] })
+    class Root {}
+    const app = new StrataApp(Root);
+    await app.init();
+    try {
+      expect(app.get(UsesConfig).config).toEqual({ debug: true });
+      expect(app.get("CONFIG", { strict: true })).toEqual({ debug: true });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe("NestJS's startup exceptions recognise Strata's StartupError", () => {
   const failure = async (module: Function) => {
     try {
