@@ -224,9 +224,13 @@ export const routeHandler = (
     const extra = execution.responseIfCreated;
     if (extra === undefined || extra.sent) return response;
     const headers = extra.getHeaders();
-    return Object.keys(headers).length === 0
-      ? response
-      : HttpServerResponse.setHeaders(response, headers);
+    const withHeaders =
+      Object.keys(headers).length === 0
+        ? response
+        : HttpServerResponse.setHeaders(response, headers);
+    return extra.statusSet
+      ? HttpServerResponse.setStatus(withHeaders, extra.statusCode)
+      : withHeaders;
   };
 
   const respond = sse
