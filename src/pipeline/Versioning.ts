@@ -164,16 +164,18 @@ const customVersions =
   };
 
 /**
- * Reads the versions a request asks for, in order of preference (HEADER, MEDIA_TYPE and
- * CUSTOM; a URI version is part of the path the router matched), or `undefined` when it names
- * none.
+ * Reads the version a request asks for (HEADER, MEDIA_TYPE), or the versions in order of
+ * preference (CUSTOM: its extractor's list); `undefined` when it names none. A URI version is
+ * part of the path the router matched.
  *
  * @since 0.1.0
  * @category versioning
  */
 export const requestVersion = (
   options: VersioningOptions,
-): ((request: HttpServerRequest.HttpServerRequest) => ReadonlyArray<string> | undefined) => {
+): ((
+  request: HttpServerRequest.HttpServerRequest,
+) => string | ReadonlyArray<string> | undefined) => {
   if (options.type === VersioningType.CUSTOM) {
     if (typeof options.extractor !== "function") {
       throw new Error(
@@ -182,14 +184,9 @@ export const requestVersion = (
     }
     return customVersions(options.extractor);
   }
-  const read =
-    options.type === VersioningType.MEDIA_TYPE
-      ? mediaTypeVersion(options.vendor ?? "strata")
-      : headerVersion(options.header ?? "X-API-Version");
-  return (request) => {
-    const version = read(request);
-    return version === undefined ? undefined : [version];
-  };
+  return options.type === VersioningType.MEDIA_TYPE
+    ? mediaTypeVersion(options.vendor ?? "strata")
+    : headerVersion(options.header ?? "X-API-Version");
 };
 
 const notFound = Effect.fail(new NotFoundError());
@@ -212,9 +209,10 @@ const dispatch = <E, R>(
   const unversioned = neutral ?? notFound;
   const read = requestVersion(options);
   return (request) => {
-    const versions = read(request);
-    if (versions === undefined) return unversioned;
-    for (const version of versions) {
+    const asked = read(request);
+    if (asked === undefined) return unversioned;
+    if (typeof asked === "string") return byVersion.get(asked) ?? neutral ?? notFound;
+    for (const version of asked) {
       const handler = byVersion.get(version);
       if (handler !== undefined) return handler;
     }
