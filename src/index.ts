@@ -17,7 +17,11 @@ export {
 } from "./app/StrataApp.js";
 export { Catch } from "./decorators/Catch.js";
 export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
-export { Controller, type ControllerOptions } from "./decorators/Controller.js";
+export {
+  Controller,
+  type ControllerHost,
+  type ControllerOptions,
+} from "./decorators/Controller.js";
 export {
   type CustomParamFactory,
   createParamDecorator,
@@ -25,6 +29,7 @@ export {
 export {
   Body,
   Headers,
+  HostParam,
   Ip,
   Param,
   type ParamArgument,
@@ -69,6 +74,15 @@ export {
   type ModuleOptions,
   StrataModule,
 } from "./di/Module.js";
+export {
+  type ContextId,
+  ContextIdFactory,
+  createContextId,
+  type IntrospectionResult,
+  ModuleRef,
+  type ModuleRefOptions,
+  type ModuleRefSource,
+} from "./di/ModuleRef.js";
 export type { OptionalFactoryDependency, Provider, ProviderLike } from "./di/Provider.js";
 export {
   type CreateDecoratorOptions,
@@ -77,9 +91,15 @@ export {
 } from "./di/Reflector.js";
 export { Scope } from "./di/Scope.js";
 export { type CustomDecorator, SetMetadata } from "./di/SetMetadata.js";
-export { StartupError } from "./di/StartupError.js";
+export { StartupError, type StartupErrorReason } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
 export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./di/tokens.js";
+export {
+  ApplicationConfig,
+  DiscoveryService,
+  INQUIRER,
+  LazyModuleLoader,
+} from "./di/Unsupported.js";
 export { type ErrorBody, errorBody, validationError } from "./http/ErrorResponse.js";
 export {
   BadGatewayError,
@@ -116,7 +136,7 @@ export {
 export * as JsonDepth from "./http/JsonDepth.js";
 export { DEFAULT_JSON_DEPTH_LIMIT } from "./http/JsonDepth.js";
 export { DEFAULT_BODY_LIMIT, readBody } from "./http/RequestBody.js";
-export type { RequestContext, RequestUser } from "./http/RequestContext.js";
+export type { RawBodyRequest, RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
 export { StreamableFile, type StreamableFileOptions } from "./http/StreamableFile.js";
 export { type JsonResponseOptions, jsonResponse } from "./http/TextResponse.js";
@@ -271,6 +291,8 @@ export {
   ClassSerializerInterceptor,
   type ClassSerializerInterceptorOptions,
 } from "./nest/ClassSerializerInterceptor.js";
+export { ConfigurableModuleBuilder } from "./nest/ConfigurableModuleBuilder.js";
+export { ExpressAdapter, type HttpAdapterView } from "./nest/ExpressAdapter.js";
 export {
   AnyFilesInterceptor,
   FileFieldsInterceptor,
@@ -337,12 +359,20 @@ export { Optional } from "./nest/Optional.js";
 export { type ParseFileOptions, ParseFilePipe } from "./nest/ParseFilePipe.js";
 export { ParseFilePipeBuilder } from "./nest/ParseFilePipeBuilder.js";
 export { RequestMethod } from "./nest/RequestMethod.js";
+export { ROUTES, RouterModule, type Routes, type RouteTree } from "./nest/RouterModule.js";
 export {
   CLASS_SERIALIZER_OPTIONS,
   type ClassSerializerContextOptions,
   SerializeOptions,
 } from "./nest/SerializeOptions.js";
 export { type MessageEvent, Sse } from "./nest/Sse.js";
+export {
+  CircularDependencyException,
+  InvalidClassScopeException,
+  RuntimeException,
+  UnknownDependenciesException,
+  UnknownExportException,
+} from "./nest/StartupExceptions.js";
 export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
 export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
 export {

@@ -114,6 +114,7 @@ const compile = (
             ...(options.providerOverrides ?? []),
           ].map((p) => [providerToken(p), p]),
         ),
+        { modules: new Map(options.moduleOverrides ?? []), mocker: options.mocker },
       );
     },
     catch: (error) =>

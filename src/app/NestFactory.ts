@@ -1,4 +1,19 @@
+import { ExpressAdapter } from "../nest/ExpressAdapter.js";
 import { type RootModule, StrataApp, type StrataAppOptions } from "./StrataApp.js";
+
+/**
+ * The options of NestJS's `(adapter?, options?)` arguments: an `ExpressAdapter` is checked (its
+ * Express app must have no routes or middleware of its own) and then left aside.
+ */
+export const appOptions = (
+  where: string,
+  adapterOrOptions: ExpressAdapter | StrataAppOptions | undefined,
+  options: StrataAppOptions | undefined,
+): StrataAppOptions | undefined => {
+  if (!(adapterOrOptions instanceof ExpressAdapter)) return adapterOrOptions ?? options;
+  adapterOrOptions.checkUnused(where);
+  return options;
+};
 
 /**
  * NestJS's `NestFactory`: `await NestFactory.create(AppModule, options)` is a {@link StrataApp}
@@ -16,9 +31,19 @@ import { type RootModule, StrataApp, type StrataAppOptions } from "./StrataApp.j
  * @category app
  */
 export class NestFactory {
-  /** A new app of `rootModule`, its providers built. */
-  static async create(rootModule: RootModule, options?: StrataAppOptions): Promise<StrataApp> {
-    const app = new StrataApp(rootModule, options);
+  /**
+   * A new app of `rootModule`, its providers built. An `ExpressAdapter` first is accepted for an
+   * Express app without routes or middleware of its own (Strata serves the app itself).
+   */
+  static async create(
+    rootModule: RootModule,
+    adapterOrOptions?: ExpressAdapter | StrataAppOptions,
+    options?: StrataAppOptions,
+  ): Promise<StrataApp> {
+    const app = new StrataApp(
+      rootModule,
+      appOptions("NestFactory.create", adapterOrOptions, options),
+    );
     await app.initProviders();
     return app;
   }

@@ -9,8 +9,9 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as Scope from "effect/Scope";
 import type { Injector } from "../di/Injector.js";
+import type { ContextId, ModuleRef, ModuleRefOptions } from "../di/ModuleRef.js";
 import type { StartupError } from "../di/StartupError.js";
-import { type InjectionToken, tokenName } from "../di/Token.js";
+import type { InjectionToken } from "../di/Token.js";
 import { NodeServer } from "../fastpath/FastPath.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
@@ -25,6 +26,7 @@ import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
+import { type HttpAdapterView, httpAdapterView } from "../nest/ExpressAdapter.js";
 import { httpServerFront } from "../nest/HttpServerFront.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
@@ -119,6 +121,8 @@ export class StrataApp {
 
   private scope: Scope.CloseableScope | undefined;
   private providers: AppProviders | undefined;
+  /** The injector of a closed app: `get` still hands out the instances it had, as NestJS's. */
+  private closedInjector: Injector | undefined;
   private prepared: PreparedApp | undefined;
   private server: HttpServer.HttpServer | undefined;
   private pipeline: PipelineOptions = {};
@@ -218,9 +222,25 @@ export class StrataApp {
    * Starts the HTTP server on `port` (0 picks a free port; see {@link StrataApp.getUrl}): the
    * app's Layer ({@link StrataApp.layer}), its providers built by `init()` before the port
    * opens, served with `StrataServer.serve` on `StrataServer.layerNode`. Unless
-   * `shutdown.signals` is `false`, it shuts down gracefully on SIGTERM and SIGINT.
+   * `shutdown.signals` is `false`, it shuts down gracefully on SIGTERM and SIGINT. As NestJS's,
+   * it resolves with the app's HTTP server (`getHttpServer()`), and runs `callback` once
+   * listening (`listen(port, callback)` or `listen(port, host, callback)`).
    */
-  async listen(port: number, host?: string): Promise<void> {
+  async listen(port: number, host?: string, callback?: () => void): Promise<Server>;
+  async listen(port: number, callback: () => void): Promise<Server>;
+  async listen(
+    port: number,
+    hostOrCallback?: string | (() => void),
+    callback?: () => void,
+  ): Promise<Server> {
+    const host = typeof hostOrCallback === "string" ? hostOrCallback : undefined;
+    const done = typeof hostOrCallback === "function" ? hostOrCallback : callback;
+    await this.serve(port, host);
+    done?.();
+    return this.getHttpServer();
+  }
+
+  private async serve(port: number, host: string | undefined): Promise<void> {
     await this.init();
     if (this.server !== undefined) throw new Error("This app is already listening");
     const scope = this.scope as Scope.CloseableScope;
@@ -251,7 +271,15 @@ export class StrataApp {
         );
       }),
     );
-    if (Exit.isFailure(exit)) return rethrow(exit.cause);
+    if (Exit.isFailure(exit)) {
+      // The port's own error (EADDRINUSE, EADDRNOTAVAIL...) with its code, as NestJS rejects.
+      const error = Cause.squash(exit.cause);
+      const cause = (error as { readonly _tag?: unknown; readonly cause?: unknown }).cause;
+      if ((error as { readonly _tag?: unknown })._tag === "ServeError" && cause instanceof Error) {
+        throw cause;
+      }
+      throw error;
+    }
     this.server = exit.value;
     const signals = this.appOptions.shutdown?.signals ?? ["SIGTERM", "SIGINT"];
     if (signals !== false && signals.length > 0) {
@@ -277,6 +305,7 @@ export class StrataApp {
       this.shutdownManager.setShuttingDown(true);
       const scope = this.scope;
       this.scope = undefined;
+      this.closedInjector = this.providers?.injector ?? this.closedInjector;
       this.providers = undefined;
       this.prepared = undefined;
       this.server = undefined;
@@ -295,14 +324,57 @@ export class StrataApp {
     return this.closing;
   }
 
-  /** The singleton (or a new transient) provider registered under `token` in the root module. */
-  get<T>(token: InjectionToken<T>): T {
-    const injector = this.providers?.injector;
-    if (injector === undefined) throw new Error("Call init() or listen() before get()");
-    const node = injector.lookup(token);
-    if (node === undefined)
-      throw new Error(`No provider of ${tokenName(token)} is visible in the root module`);
-    return Effect.runSync(injector.instance(node, undefined)) as T;
+  /**
+   * The singleton (or a new transient) provider registered under `token`: as the root module
+   * sees it, else in any module (`{ strict: true }`: the root module's only); `{ each: true }`
+   * gives every provider of `token`, one per module. After `close()`, the instances the app had.
+   */
+  get<T>(token: InjectionToken<T>, options?: ModuleRefOptions & { readonly each?: false }): T;
+  get<T>(token: InjectionToken<T>, options: ModuleRefOptions & { readonly each: true }): Array<T>;
+  get<T>(token: InjectionToken<T>, options: ModuleRefOptions = {}): T | Array<T> {
+    const moduleRef = this.moduleRef();
+    return options.each === true
+      ? moduleRef.get(token, { ...options, each: true })
+      : moduleRef.get(token, { ...options, each: false });
+  }
+
+  /**
+   * NestJS's `app.resolve(token, contextId?)`: a request-scoped or transient provider created
+   * for the context `contextId` (a new one without it), a singleton as is. See {@link ModuleRef}.
+   */
+  resolve<T>(
+    token: InjectionToken<T>,
+    contextId?: ContextId,
+    options?: ModuleRefOptions & { readonly each?: false },
+  ): Promise<T>;
+  resolve<T>(
+    token: InjectionToken<T>,
+    contextId: ContextId | undefined,
+    options: ModuleRefOptions & { readonly each: true },
+  ): Promise<Array<T>>;
+  resolve<T>(
+    token: InjectionToken<T>,
+    contextId?: ContextId,
+    options: ModuleRefOptions = {},
+  ): Promise<T | Array<T>> {
+    const moduleRef = this.moduleRef();
+    return options.each === true
+      ? moduleRef.resolve(token, contextId, { ...options, each: true })
+      : moduleRef.resolve(token, contextId, { ...options, each: false });
+  }
+
+  /** NestJS's `app.registerRequestByContextId(request, contextId)`: what `REQUEST` injects in that context. */
+  registerRequestByContextId(request: unknown, contextId: ContextId): void {
+    this.moduleRef().registerRequestByContextId(request, contextId);
+  }
+
+  /** The app's {@link ModuleRef} (its providers built). */
+  private moduleRef(): ModuleRef {
+    const injector = this.providers?.injector ?? this.closedInjector;
+    if (injector === undefined) {
+      throw new Error("Build the providers first: NestFactory.create(...), or await app.init()");
+    }
+    return injector.moduleRef;
   }
 
   /**
@@ -313,11 +385,19 @@ export class StrataApp {
    */
   getHttpServer(): Server {
     this.front ??= httpServerFront(async () => {
-      if (this.server === undefined) await this.listen(0, "127.0.0.1");
+      if (this.server === undefined) await this.serve(0, "127.0.0.1");
       const url = new URL(this.getUrl());
       return { port: Number(url.port), host: url.hostname.replace(/^\[|\]$/g, "") };
     });
     return this.front;
+  }
+
+  /**
+   * NestJS's `app.getHttpAdapter()`: the app's HTTP server (`getHttpServer()`); its
+   * `getInstance()` throws, as there is no Express app behind a Strata app.
+   */
+  getHttpAdapter(): HttpAdapterView {
+    return httpAdapterView(() => this.getHttpServer());
   }
 
   /** The base URL of the listening server, e.g. `http://127.0.0.1:3000`. */
@@ -413,6 +493,30 @@ export class StrataApp {
     }
     this.extraOptions = { ...this.extraOptions, globalPrefix: { ...options, prefix } };
     return this;
+  }
+
+  /**
+   * Not supported: NestJS's `useBodyParser`. Throws: Strata parses JSON, form and text bodies
+   * itself; their size limit is the `bodyLimit` option.
+   */
+  useBodyParser(_type: string, _options?: unknown): never {
+    throw new Error(
+      "app.useBodyParser() is not supported: Strata parses JSON, urlencoded and text bodies itself; set their size limit with the bodyLimit option (413 over it).",
+    );
+  }
+
+  /** Not supported: Express's `app.locals` (`setLocal`). Throws saying what to use. */
+  setLocal(_key: string, _value: unknown): never {
+    throw new Error(
+      "app.setLocal() is not supported: Strata has no Express app.locals. Keep app-wide values in a provider (useValue) and inject it.",
+    );
+  }
+
+  /** Not supported: NestJS microservices (`connectMicroservice`). Throws saying so. */
+  connectMicroservice(_options: unknown): never {
+    throw new Error(
+      "app.connectMicroservice() is not supported: Strata serves HTTP only (microservices are out of its scope).",
+    );
   }
 
   /** Routes requests by API version (call before `init`/`listen`). */

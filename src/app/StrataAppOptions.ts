@@ -4,9 +4,9 @@
  * @since 0.1.0
  */
 import type * as Logger from "effect/Logger";
-import type { DynamicModule } from "../di/Module.js";
+import type { DynamicModule, ModuleImport } from "../di/Module.js";
 import type { Provider } from "../di/Provider.js";
-import type { Type } from "../di/Token.js";
+import type { InjectionToken, Type } from "../di/Token.js";
 import type { ServeOptions } from "../fastpath/FastPath.js";
 import type * as Health from "../lifecycle/Health.js";
 import type { MiddlewareLike } from "../middleware/GlobalMiddlewareManager.js";
@@ -28,8 +28,17 @@ export interface StrataAppOptions extends ServeOptions, PipelineOptions {
    * `DEFAULT_JSON_DEPTH_LIMIT`); deeper ones get 400 before anything walks them.
    */
   readonly jsonDepthLimit?: number;
+  /**
+   * Keeps each body's bytes as `req.rawBody` (a Buffer) besides the parsed body, as NestJS's
+   * `rawBody: true` (to verify a webhook's signature); only then are they kept.
+   */
+  readonly rawBody?: boolean;
   /** Providers that replace, by token, those the modules declare (used by `Test.createTestingModule`). */
   readonly providerOverrides?: ReadonlyArray<Provider<unknown>>;
+  /** Modules that replace others wherever they are imported (used by `overrideModule`). */
+  readonly moduleOverrides?: ReadonlyArray<readonly [ModuleImport, ModuleImport]>;
+  /** Makes the instance of a dependency no module provides (used by `useMocker`). */
+  readonly mocker?: (token: InjectionToken) => unknown;
   /**
    * App-wide middleware, the first outermost, ahead of those added with `app.use(...)` (and
    * inside `middleware`, the raw `HttpMiddleware` option, when both are given).

@@ -4,6 +4,7 @@ import { clientAddress } from "../middleware/TrustProxy.js";
 import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
 import type { PipeLike } from "../pipeline/PipeTransform.js";
 import type { DtoSchema } from "../pipeline/Validation.js";
+import { controllerHostMatcher, requestHostname } from "./ControllerHost.js";
 
 /** Where a handler argument comes from (`custom`: a decorator made with `createParamDecorator`). */
 export type ParamSource =
@@ -184,5 +185,25 @@ export const Ip = (): ParameterDecorator =>
     factory: (_data, context) => {
       const request = context.switchToHttp().getRequest().req;
       return request === undefined ? "unknown" : clientAddress(request);
+    },
+  });
+
+/**
+ * NestJS's `@HostParam(name?)`: a parameter of the controller's `host` pattern
+ * (`@Controller({ host: ":tenant.example.com" })` and `@HostParam("tenant")`), or all of them
+ * without a name; `undefined` on a controller without `host`.
+ *
+ * @since 0.1.0
+ * @category decorators
+ */
+export const HostParam = (name?: string): ParameterDecorator =>
+  recordParam("@HostParam()", {
+    source: "custom",
+    pipes: [],
+    data: name,
+    factory: (data, context) => {
+      const matcher = controllerHostMatcher(context.getClass());
+      const params = matcher?.(requestHostname(context.headers)) ?? {};
+      return data === undefined ? params : params[data as string];
     },
   });

@@ -1,12 +1,19 @@
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as ExecutionStrategy from "effect/ExecutionStrategy";
 import * as Scope from "effect/Scope";
 import { fromUserCode } from "../http/UserCode.js";
-import type { GlobalEnhancerNodes, ModuleGraph, ProviderNode } from "./ModuleGraph.js";
-import type { RequestStore } from "./RequestStore.js";
+import {
+  classRecipe,
+  type GlobalEnhancerNodes,
+  type ModuleGraph,
+  type ProviderNode,
+} from "./ModuleGraph.js";
+import { type ContextId, ModuleRef, type ModuleRefOptions } from "./ModuleRef.js";
+import { makeRequestStore, type RequestStore } from "./RequestStore.js";
 import { Scope as ProviderScope } from "./Scope.js";
 import { StartupError } from "./StartupError.js";
-import type { InjectionToken } from "./Token.js";
+import { type InjectionToken, type Type, tokenName } from "./Token.js";
 
 /**
  * How a provider is obtained: a singleton is an instance built once at startup; a transient
@@ -92,6 +99,8 @@ export interface Injector {
   readonly lookup: (token: InjectionToken) => ProviderNode | undefined;
   /** The providers modules registered as global enhancers (`APP_GUARD` ...). */
   readonly globalEnhancers: GlobalEnhancerNodes;
+  /** The app's {@link ModuleRef}: its providers read at run time. */
+  readonly moduleRef: ModuleRef;
 }
 
 /** The resolved providers of a compiled app. @since 0.1.0 @category dependency injection */
@@ -111,14 +120,15 @@ const ABSENT: Binding = { _tag: "Instance", instance: undefined };
 const requestBinding = (node: ProviderNode): Binding => ({
   _tag: "Maker",
   make: (store) =>
-    store?.request === undefined
+    store?.request === undefined && store?.detached !== true
       ? Effect.fail(
           new StartupError({
             message: `${node.name} is injected outside an HTTP request: only providers created for an HTTP request can inject it.`,
           }),
         )
       : Effect.succeed(store.request),
-  now: (store) => store.request ?? NOT_NOW,
+  now: (store) =>
+    store.request === undefined && store.detached !== true ? NOT_NOW : store.request,
 });
 
 const startupFailure = (node: ProviderNode) => (cause: unknown) =>
@@ -137,9 +147,11 @@ const providerBinding = (
   node: ProviderNode,
   built: ReadonlyMap<ProviderNode, Binding>,
   singletonHooks: (node: ProviderNode, instance: unknown) => Effect.Effect<void, unknown>,
+  moduleRef: ModuleRef,
 ): Effect.Effect<Binding, StartupError, Scope.Scope> =>
   Effect.gen(function* () {
     if (node.kind === "request") return requestBinding(node);
+    if (node.kind === "moduleRef") return { _tag: "Instance", instance: moduleRef } as const;
     const bindings = node.dependencies.map((dependency) =>
       dependency === undefined ? ABSENT : (built.get(dependency) as Binding),
     );
@@ -291,13 +303,118 @@ export const makeInjector = (
           Effect.forEach(due, ([n, i]) => lifecycle(i, scope, n), { discard: true }),
         );
       });
+    const lookup = (token: InjectionToken) =>
+      graph.rootVisible.get(token) ?? graph.providers.find((node) => node.token === token);
+    const moduleRef = new ModuleRef(moduleRefSource(graph, bindings, lookup, scope));
     for (const node of graph.providers)
-      bindings.set(node, yield* providerBinding(node, bindings, singletonHooks));
+      bindings.set(node, yield* providerBinding(node, bindings, singletonHooks, moduleRef));
     return Injector.of({
       globalEnhancers: graph.globalEnhancers,
       binding: (node) => bindings.get(node) as Binding,
       instance: instanceFrom(bindings),
-      lookup: (token) =>
-        graph.rootVisible.get(token) ?? graph.providers.find((node) => node.token === token),
+      lookup,
+      moduleRef,
     });
   });
+
+/**
+ * What the app's {@link ModuleRef} reads: the bindings as they are built (so a provider's
+ * `onModuleInit` can already `get` what was built before it), and one request store per
+ * {@link ContextId}, released with the app.
+ */
+const moduleRefSource = (
+  graph: ModuleGraph,
+  bindings: ReadonlyMap<ProviderNode, Binding>,
+  lookup: (token: InjectionToken) => ProviderNode | undefined,
+  appScope: Scope.Scope,
+) => {
+  const nodesOf = (
+    token: InjectionToken,
+    options: ModuleRefOptions,
+  ): ReadonlyArray<ProviderNode> => {
+    if (options.each === true) {
+      return graph.providers.filter(
+        (node) =>
+          node.token === token &&
+          (options.strict !== true || graph.rootVisible.get(token) === node),
+      );
+    }
+    const node = options.strict === true ? graph.rootVisible.get(token) : lookup(token);
+    return node === undefined ? [] : [node];
+  };
+  const bindingOf = (node: ProviderNode): Binding => {
+    const binding = bindings.get(node);
+    if (binding === undefined) {
+      throw new Error(
+        `${node.name} is not built yet: ModuleRef reaches a provider once it is created (read it later, or inject it).`,
+      );
+    }
+    return binding;
+  };
+  const contexts = new Map<number, RequestStore>();
+  const storeOf = (contextId: ContextId, request?: unknown): RequestStore => {
+    const existing = contexts.get(contextId.id);
+    if (existing !== undefined && request === undefined) return existing;
+    const scope =
+      existing?.scope ?? Effect.runSync(Scope.fork(appScope, ExecutionStrategy.sequential));
+    const store = makeRequestStore(scope, request ?? existing?.request, true);
+    if (existing !== undefined)
+      for (const [id, v] of existing.instances) store.instances.set(id, v);
+    contexts.set(contextId.id, store);
+    return store;
+  };
+  /** An instance in a context: a transient is created once per context (NestJS's rule). */
+  const inContext = (node: ProviderNode, store: RequestStore): Effect.Effect<unknown, unknown> => {
+    const binding = bindingOf(node);
+    if (binding._tag === "Instance") return Effect.succeed(binding.instance);
+    if (node.scope !== ProviderScope.TRANSIENT) return binding.make(store);
+    if (store.instances.has(node.id)) return Effect.succeed(store.instances.get(node.id));
+    return Effect.tap(binding.make(store), (created) => {
+      store.instances.set(node.id, created);
+    });
+  };
+  return {
+    describe: tokenName,
+    scopeOf: (token: InjectionToken) => lookup(token)?.scope,
+    getAll: (token: InjectionToken, options: ModuleRefOptions) =>
+      nodesOf(token, options).map((node) => {
+        const binding = bindingOf(node);
+        if (binding._tag === "Instance") return binding.instance;
+        if (node.scope === ProviderScope.REQUEST) {
+          throw new StartupError({
+            message: `${node.name} is request-scoped: use resolve(${tokenName(token)}, contextId) instead of get().`,
+            reason: "InvalidClassScope",
+          });
+        }
+        return Effect.runSync(binding.make(undefined));
+      }),
+    resolveAll: (token: InjectionToken, contextId: ContextId, options: ModuleRefOptions) => {
+      const store = storeOf(contextId);
+      return Effect.runPromise(
+        Effect.forEach(nodesOf(token, options), (node) => inContext(node, store)),
+      );
+    },
+    create: (type: Type<unknown>) => {
+      const recipe = classRecipe(type, "ModuleRef.create");
+      const store = storeOf({ id: Math.random() });
+      return Effect.runPromise(
+        Effect.flatMap(
+          Effect.forEach(recipe.dependencies, (dependency) => {
+            const node = lookup(dependency.token);
+            if (node !== undefined) return inContext(node, store);
+            if (dependency.optional) return Effect.succeed(undefined);
+            return Effect.fail(
+              new Error(
+                `Cannot create ${type.name}: no provider of ${tokenName(dependency.token)} in the app.`,
+              ),
+            );
+          }),
+          (args) => fromUserCode(() => recipe.create(args)),
+        ),
+      );
+    },
+    registerRequest: (request: unknown, contextId: ContextId) => {
+      storeOf(contextId, request);
+    },
+  };
+};

@@ -1,6 +1,6 @@
 import type { ForwardReference } from "./forwardRef.js";
 import { MetadataKey, writeMetadata } from "./metadata.js";
-import type { ProviderLike } from "./Provider.js";
+import type { Provider, ProviderLike } from "./Provider.js";
 import type { InjectionToken, Type } from "./Token.js";
 
 /**
@@ -30,7 +30,8 @@ export type ModuleImportLike = ModuleImport | ForwardReference<ModuleImport>;
 
 /**
  * What a module declares: the modules it imports, its controllers, its providers, and the
- * providers (tokens) or imported modules it exports to the modules that import it.
+ * providers (tokens, or the provider objects themselves) or imported modules it exports to
+ * the modules that import it.
  *
  * @since 0.1.0
  * @category modules
@@ -39,7 +40,7 @@ export interface ModuleOptions {
   readonly imports?: ReadonlyArray<ModuleImportLike>;
   readonly controllers?: ReadonlyArray<Type<unknown>>;
   readonly providers?: ReadonlyArray<ProviderLike>;
-  readonly exports?: ReadonlyArray<InjectionToken | ModuleImport>;
+  readonly exports?: ReadonlyArray<InjectionToken | ModuleImport | Provider<unknown>>;
 }
 
 /**

@@ -2,6 +2,7 @@ import { type ForwardReference, isForwardReference } from "./forwardRef.js";
 import type { InjectedProperty, InjectTarget } from "./Inject.js";
 import type { InjectableMetadata } from "./Injectable.js";
 import type { DynamicModule, ModuleImport, ModuleOptions } from "./Module.js";
+import { ModuleRef } from "./ModuleRef.js";
 import { MetadataKey, readMetadata } from "./metadata.js";
 import {
   isProviderRecord,
@@ -15,13 +16,14 @@ import { Scope } from "./Scope.js";
 import { StartupError } from "./StartupError.js";
 import { type InjectionToken, type Type, tokenName } from "./Token.js";
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./tokens.js";
+import { unsupportedToken } from "./Unsupported.js";
 
 /**
  * How a node's instance is obtained: built by `create` (`provider`), the instance of its only
- * dependency (`alias`, from `useExisting`), or the current request (`request`, the `REQUEST`
- * token).
+ * dependency (`alias`, from `useExisting`), the current request (`request`, the `REQUEST`
+ * token), or the app's {@link ModuleRef} (`moduleRef`).
  */
-export type ProviderKind = "provider" | "alias" | "request";
+export type ProviderKind = "provider" | "alias" | "request" | "moduleRef";
 
 /** One provider (or controller) of one module, with its dependencies resolved. */
 export interface ProviderNode {
@@ -52,6 +54,8 @@ export interface ModuleNode {
   readonly options: ModuleOptions;
   readonly global: boolean;
   readonly imports: Array<ModuleNode>;
+  /** The module's class (a dynamic module's `module`). */
+  readonly cls: Function;
 }
 
 /**
@@ -152,9 +156,13 @@ const classDependencies = (cls: Type<unknown>, context: string): ReadonlyArray<D
   const injected =
     readMetadata<ReadonlyMap<number, InjectTarget>>(MetadataKey.inject, cls) ?? new Map();
   const optional = new Set(readMetadata<ReadonlyArray<number>>(MetadataKey.optional, cls) ?? []);
+  // NestJS's rule: a class no decorator touched (so the compiler emitted no types for it) is
+  // built with its `@Inject` parameters only, the others `undefined`. A decorated class without
+  // types was compiled without `emitDecoratorMetadata` (esbuild): that fails below, naming it.
+  const undecorated = types === undefined && Reflect.getOwnMetadataKeys(cls).length === 0;
   const count = Math.max(
-    types?.length ?? 0,
-    cls.length,
+    undecorated ? 0 : (types?.length ?? 0),
+    undecorated ? 0 : cls.length,
     ...Array.from(injected.keys(), (i) => i + 1),
   );
   const dependencies: Array<Dependency> = [];
@@ -225,6 +233,16 @@ const moduleName = (entry: ModuleImport): string =>
 class StrataCore {}
 
 /**
+ * What a testing module replaces besides providers: modules (each import of a key module, a
+ * class or a dynamic module object, compiles its value instead) and, through `mocker`, any
+ * dependency no module provides (its return value is the instance; `undefined`: not mocked).
+ */
+export interface TestingReplacements {
+  readonly modules?: ReadonlyMap<unknown, ModuleImport>;
+  readonly mocker?: (token: InjectionToken) => unknown;
+}
+
+/**
  * Compiles a root module into its provider graph, once, at startup. Every dependency is
  * resolved here, so a missing provider, missing metadata, a cycle or a module boundary crossed
  * fails the start with a {@link StartupError} instead of an `undefined` at run time.
@@ -233,6 +251,7 @@ class StrataCore {}
 export const compileModuleGraph = (
   root: ModuleImport,
   overrides: ReadonlyMap<unknown, Provider<unknown>> = new Map(),
+  testing: TestingReplacements = {},
 ): ModuleGraph => {
   const overriding = new Map<unknown, Provider<unknown>>();
   for (const provider of overrides.values()) overriding.set(providerToken(provider), provider);
@@ -271,7 +290,10 @@ export const compileModuleGraph = (
     }
   };
 
-  const collect = (entry: ModuleImport, parentPath: string): ModuleNode => {
+  const ownProviders = (node: ModuleNode) => own.get(node) as Map<InjectionToken, Pending>;
+
+  const collect = (written: ModuleImport, parentPath: string): ModuleNode => {
+    const entry = testing.modules?.get(written) ?? written;
     const existing = modules.get(entry);
     if (existing !== undefined) return existing;
     const cls = isDynamicModule(entry) ? entry.module : entry;
@@ -291,6 +313,7 @@ export const compileModuleGraph = (
     const name = moduleName(entry);
     const path = parentPath ? `${parentPath} > ${name}` : name;
     const node: ModuleNode = {
+      cls,
       name,
       path,
       options,
@@ -301,6 +324,10 @@ export const compileModuleGraph = (
     };
     modules.set(entry, node);
     register(node, options.providers ?? []);
+    // As NestJS, the module class is a provider of its own module (its constructor injected):
+    // `moduleRef.get(TheModule)`, and the instance its hooks and `configure` are called on.
+    const provided = ownProviders(node);
+    if (!provided.has(cls)) provided.set(cls, classProvider(cls, cls, node, Scope.SINGLETON));
     for (const controller of options.controllers ?? []) {
       if (readMetadata(MetadataKey.controller, controller) === undefined) {
         throw new StartupError({
@@ -324,6 +351,7 @@ export const compileModuleGraph = (
 
   const rootNode = collect(root, "");
   const core: ModuleNode = {
+    cls: StrataCore,
     name: "Strata",
     path: "Strata",
     options: {},
@@ -341,6 +369,16 @@ export const compileModuleGraph = (
     synchronous: true,
     dependencies: [],
     declaredScope: Scope.REQUEST,
+  });
+  own.get(core)?.set(ModuleRef, {
+    token: ModuleRef,
+    name: "ModuleRef",
+    module: core,
+    kind: "moduleRef",
+    create: () => undefined,
+    synchronous: true,
+    dependencies: [],
+    declaredScope: Scope.SINGLETON,
   });
 
   // What each module exports: its own providers it lists, and re-exports of imported modules.
@@ -367,11 +405,16 @@ export const compileModuleGraph = (
         for (const [token, pending] of exportsOf(target, visiting)) result.set(token, pending);
         continue;
       }
-      const token = entry as InjectionToken;
+      // NestJS also takes the provider object itself (`exports: [configProvider]`).
+      const token =
+        typeof entry === "object" && entry !== null && isProviderRecord(entry as ProviderLike)
+          ? providerToken(entry as Provider<unknown>)
+          : (entry as InjectionToken);
       const provided = providers.get(token) ?? importedExport(module, token, visiting);
       if (provided === undefined) {
         throw new StartupError({
           message: `${module.path} exports ${tokenName(token)}, which it neither provides nor imports from an exporting module.`,
+          reason: "UnknownExport",
         });
       }
       result.set(token, provided);
@@ -404,6 +447,17 @@ export const compileModuleGraph = (
     return visible;
   };
 
+  /** A testing module's `useMocker`: a dependency no module provides, as a global value. */
+  const mocked = (dependency: Dependency): Pending | undefined => {
+    if (testing.mocker === undefined || dependency.optional) return undefined;
+    const value = testing.mocker(dependency.token);
+    if (value === undefined) return undefined;
+    const pending = pendingProvider({ provide: dependency.token, useValue: value }, core);
+    own.get(core)?.set(dependency.token, pending);
+    visibleCache.clear();
+    return pending;
+  };
+
   const providerOf = (token: InjectionToken): ReadonlyArray<ModuleNode> =>
     [...own].filter(([, providers]) => providers.has(token)).map(([module]) => module);
 
@@ -432,11 +486,18 @@ export const compileModuleGraph = (
     const visible = visibleIn(pending.module);
     const dependencies: Array<ProviderNode | undefined> = [];
     declared.forEach((dependency, index) => {
-      const found = visible.get(dependency.token);
+      const found = visible.get(dependency.token) ?? mocked(dependency);
       if (found === undefined) {
         if (dependency.optional) {
           dependencies.push(undefined);
           return;
+        }
+        const notSupported = unsupportedToken(dependency.token);
+        if (notSupported !== undefined) {
+          throw new StartupError({
+            message: `Cannot resolve ${dependency.where} of ${pending.name} in ${pending.module.path}: ${notSupported}`,
+            reason: "UnknownDependencies",
+          });
         }
         const elsewhere = providerOf(dependency.token).filter((m) => m !== pending.module);
         const hint =
@@ -445,6 +506,13 @@ export const compileModuleGraph = (
             : ` Add it to the providers of ${pending.module.name}, export it from a module ${pending.module.name} imports, or mark it @Optional().`;
         throw new StartupError({
           message: `Cannot resolve ${dependency.where} (${tokenName(dependency.token)}) of ${pending.name} in ${pending.module.path}: no provider of ${tokenName(dependency.token)} is visible there.${hint} Path: ${resolving.map((p) => p.name).join(" -> ")}.`,
+          reason: "UnknownDependencies",
+        });
+      }
+      if (found === pending) {
+        throw new StartupError({
+          message: `${pending.name} in ${pending.module.path} injects itself (${dependency.where}): a provider cannot be its own dependency. Inject what it needs instead.`,
+          reason: "UnknownDependencies",
         });
       }
       const cycleStart = resolving.indexOf(found);
@@ -458,6 +526,7 @@ export const compileModuleGraph = (
       if (!throughForwardRef) {
         throw new StartupError({
           message: `Dependency cycle: ${cycle} (in ${pending.module.path}). Break it, or, if both sides are singleton classes, inject with @Inject(forwardRef(() => TheClass)) on both sides.`,
+          reason: "CircularDependency",
         });
       }
       forwardTargets.set(found, cycle);
@@ -477,6 +546,7 @@ export const compileModuleGraph = (
     const prototype = pending.prototype;
     if (cycle !== undefined && (prototype === undefined || scope !== Scope.SINGLETON)) {
       throw new StartupError({
+        reason: "CircularDependency",
         message: `Dependency cycle through forwardRef: ${cycle} (in ${pending.module.path}). ${pending.name} is reached again before it is built, which works only when it is a singleton class provider; it is ${prototype === undefined ? "a factory, a value or an alias" : `${scope}-scoped`}. Break the cycle (move the shared part to a third provider).`,
       });
     }

@@ -10,14 +10,21 @@ export interface RequestStore {
   readonly instances: Map<number, unknown>;
   readonly scope: Scope.Scope;
   readonly request: unknown;
+  /** A `ModuleRef.resolve` context: `REQUEST` injects `undefined` there unless one was registered. */
+  readonly detached?: boolean;
   /** Instances built synchronously whose lifecycle hooks have yet to run (rare: hooks). */
   due: Array<readonly [ProviderNode, unknown]> | undefined;
 }
 
 /** A fresh store whose instances are released with `scope`; `request` is the HTTP request's context. */
-export const makeRequestStore = (scope: Scope.Scope, request?: unknown): RequestStore => ({
+export const makeRequestStore = (
+  scope: Scope.Scope,
+  request?: unknown,
+  detached?: boolean,
+): RequestStore => ({
   instances: new Map(),
   scope,
   request,
   due: undefined,
+  ...(detached === true ? { detached } : {}),
 });

@@ -11,6 +11,9 @@
  */
 export enum Scope {
   SINGLETON = "singleton",
+  /** NestJS's name of `SINGLETON`. */
+  // biome-ignore lint/suspicious/noDuplicateEnumValues: the same scope under NestJS's name
+  DEFAULT = "singleton",
   TRANSIENT = "transient",
   REQUEST = "request",
 }

@@ -86,6 +86,30 @@ const parseJson = (text: string, depthLimit: number) => {
 };
 
 /**
+ * Decodes the bytes of a body by the request's `Content-Type` (see {@link readBody}); JSON
+ * deeper than `depthLimit` (by default the fiber's `currentJsonDepthLimit`) fails with 400.
+ */
+const parseBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  bytes: Uint8Array,
+  depthLimit: number | undefined,
+): Effect.Effect<unknown, BadRequestError> => {
+  if (bytes.byteLength === 0) return Effect.succeed(undefined);
+  const type = (request.headers["content-type"] ?? "").toLowerCase();
+  if (type.includes("json")) {
+    const text = decoder.decode(bytes);
+    return depthLimit === undefined
+      ? Effect.flatMap(FiberRef.get(currentJsonDepthLimit), (limit) => parseJson(text, limit))
+      : parseJson(text, depthLimit);
+  }
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    return Effect.succeed(Object.fromEntries(new URLSearchParams(decoder.decode(bytes))));
+  }
+  if (type.startsWith("text/")) return Effect.succeed(decoder.decode(bytes));
+  return Effect.succeed(bytes);
+};
+
+/**
  * Reads and decodes a request body according to its `Content-Type`: JSON to a value,
  * `application/x-www-form-urlencoded` to a record, `text/*` to a string, anything else to
  * bytes. An empty body is `undefined`. Malformed JSON, or JSON nesting arrays and objects
@@ -100,18 +124,23 @@ export const readBody = (
   limit: number = DEFAULT_BODY_LIMIT,
   depthLimit?: number,
 ): Effect.Effect<unknown, BadRequestError | PayloadTooLargeError> =>
-  Effect.flatMap(readBytes(request, limit), (bytes) => {
-    if (bytes.byteLength === 0) return Effect.succeed(undefined);
-    const type = (request.headers["content-type"] ?? "").toLowerCase();
-    if (type.includes("json")) {
-      const text = decoder.decode(bytes);
-      return depthLimit === undefined
-        ? Effect.flatMap(FiberRef.get(currentJsonDepthLimit), (limit) => parseJson(text, limit))
-        : parseJson(text, depthLimit);
-    }
-    if (type.startsWith("application/x-www-form-urlencoded")) {
-      return Effect.succeed(Object.fromEntries(new URLSearchParams(decoder.decode(bytes))));
-    }
-    if (type.startsWith("text/")) return Effect.succeed(decoder.decode(bytes));
-    return Effect.succeed(bytes);
-  });
+  Effect.flatMap(readBytes(request, limit), (bytes) => parseBody(request, bytes, depthLimit));
+
+/**
+ * Like {@link readBody}, also giving the bytes as they arrived (`raw`, empty for an empty
+ * body): what NestJS's `rawBody: true` keeps as `req.rawBody`.
+ */
+export const readBodyAndRaw = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number = DEFAULT_BODY_LIMIT,
+  depthLimit?: number,
+): Effect.Effect<
+  { readonly body: unknown; readonly raw: Buffer },
+  BadRequestError | PayloadTooLargeError
+> =>
+  Effect.flatMap(readBytes(request, limit), (bytes) =>
+    Effect.map(parseBody(request, bytes, depthLimit), (body) => ({
+      body,
+      raw: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes),
+    })),
+  );

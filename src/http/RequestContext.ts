@@ -26,6 +26,20 @@ export interface RequestContext {
   user?: RequestUser;
   /** The files of an upload route's `multipart/form-data` request, once parsed. */
   readonly files?: ReadonlyArray<UploadedFile>;
+  /**
+   * The body's bytes as they arrived, when the app has `rawBody: true` (NestJS's
+   * `req.rawBody`); `undefined` otherwise and on requests without a body.
+   */
+  readonly rawBody?: Buffer;
   /** The underlying `@effect/platform` request. */
   readonly req?: HttpServerRequest.HttpServerRequest;
 }
+
+/**
+ * NestJS's `RawBodyRequest<T>`: a request with the {@link RequestContext.rawBody} the app's
+ * `rawBody: true` keeps.
+ *
+ * @since 0.1.0
+ * @category request
+ */
+export type RawBodyRequest<T> = T & { readonly rawBody?: Buffer };

@@ -17,6 +17,11 @@ import { InternalServerError } from "./HttpError.js";
  */
 export class StrataResponse {
   statusCode = 200;
+  /**
+   * Whether `status()` was called: a status a guard or an interceptor set is the status of the
+   * handler's response, as in NestJS.
+   */
+  statusSet = false;
   private readonly headerMap: Record<string, string> = {};
   private readonly done = Deferred.unsafeMake<HttpServerResponse.HttpServerResponse>(FiberId.none);
   private isSent = false;
@@ -24,6 +29,7 @@ export class StrataResponse {
   /** Sets the status code. */
   status(statusCode: number): this {
     this.statusCode = statusCode;
+    this.statusSet = true;
     return this;
   }
 

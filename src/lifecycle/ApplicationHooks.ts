@@ -65,6 +65,8 @@ export const applicationHookTargets = (
 ): ReadonlyArray<unknown> => {
   const seen = new Set<unknown>();
   for (const node of graph.providers) {
+    // A module class is a provider of its own module: it comes with `modules`, last.
+    if (node.token === node.module.cls) continue;
     const binding = injector.binding(node);
     if (binding._tag === "Instance") seen.add(binding.instance);
   }

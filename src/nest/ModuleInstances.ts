@@ -1,11 +1,10 @@
 import * as Effect from "effect/Effect";
 import { isForwardReference } from "../di/forwardRef.js";
-import type { InjectTarget } from "../di/Inject.js";
 import type { Injector } from "../di/Injector.js";
 import type { DynamicModule, ModuleOptions } from "../di/Module.js";
 import { MetadataKey, readMetadata } from "../di/metadata.js";
 import { StartupError } from "../di/StartupError.js";
-import { type InjectionToken, tokenName } from "../di/Token.js";
+import type { InjectionToken } from "../di/Token.js";
 
 /** A module class or a dynamic module, with its `forwardRef` resolved. */
 const moduleClassAndOptions = (
@@ -55,39 +54,23 @@ const needsInstance = (cls: Function): boolean => {
 
 /**
  * The instances of the module classes that NestJS would call (`configure(consumer)`,
- * `onApplicationBootstrap`, `beforeApplicationShutdown`, `onApplicationShutdown`), imports first,
- * created once at startup with their constructor's dependencies from the app's providers (as
- * NestJS injects a module's constructor). Modules without such methods are not instantiated.
+ * `onApplicationBootstrap`, `beforeApplicationShutdown`, `onApplicationShutdown`), imports
+ * first: each module class is a provider of its own module (built with the others, its
+ * constructor injected, as NestJS does), and these are those instances.
  */
 export const moduleInstances = (
   root: unknown,
   injector: Injector,
 ): Effect.Effect<ReadonlyArray<unknown>, StartupError> =>
-  Effect.forEach(moduleClasses(root).filter(needsInstance), (cls) => {
-    const types = readMetadata<ReadonlyArray<unknown>>(MetadataKey.paramTypes, cls) ?? [];
-    const injected =
-      readMetadata<ReadonlyMap<number, InjectTarget>>(MetadataKey.inject, cls) ?? new Map();
-    const count = Math.max(types.length, cls.length);
-    return Effect.map(
-      Effect.forEach(
-        Array.from({ length: count }, (_, index) => index),
-        (index) => {
-          const target = injected.get(index) ?? types[index];
-          const token = (
-            isForwardReference(target) ? target.forwardRef() : target
-          ) as InjectionToken;
-          const node = token === undefined ? undefined : injector.lookup(token);
-          if (node === undefined) {
-            return new StartupError({
-              message: `Cannot create the module ${cls.name}: no provider of ${token === undefined ? `its parameter #${index}` : tokenName(token)} for its constructor`,
-            });
-          }
-          return Effect.mapError(
-            injector.instance(node, undefined),
-            (cause) => new StartupError({ message: `Cannot create the module ${cls.name}`, cause }),
-          );
-        },
+  Effect.forEach(
+    // A module a testing module replaced (`overrideModule`) is not in the app: none to call.
+    moduleClasses(root).flatMap((cls) => {
+      const node = needsInstance(cls) ? injector.lookup(cls as InjectionToken) : undefined;
+      return node === undefined ? [] : [[cls, node] as const];
+    }),
+    ([cls, node]) =>
+      Effect.mapError(
+        injector.instance(node, undefined),
+        (cause) => new StartupError({ message: `Cannot create the module ${cls.name}`, cause }),
       ),
-      (args) => Reflect.construct(cls, args) as unknown,
-    );
-  });
+  );

@@ -15,8 +15,9 @@ import { NotFoundError } from "../http/HttpError.js";
 import { joinRoutePath } from "../http/RoutePath.js";
 
 /**
- * Where a request names its version: `URI` (`/v1/users`), `HEADER` (`X-API-Version: 1`) or
- * `MEDIA_TYPE` (`Accept: application/vnd.strata.v1+json`, or `application/json;v=1`).
+ * Where a request names its version: `URI` (`/v1/users`), `HEADER` (`X-API-Version: 1`),
+ * `MEDIA_TYPE` (`Accept: application/vnd.strata.v1+json`, or `application/json;v=1`) or
+ * `CUSTOM` (the app's `extractor` reads it).
  *
  * @since 0.1.0
  * @category versioning
@@ -25,6 +26,22 @@ export enum VersioningType {
   URI = "uri",
   HEADER = "header",
   MEDIA_TYPE = "media_type",
+  CUSTOM = "custom",
+}
+
+/**
+ * What a `CUSTOM` versioning `extractor` reads the version from: the request's method, URL,
+ * headers (lower-case names) and `header(name)`, as NestJS's extractor calls it on Express's.
+ *
+ * @since 0.1.0
+ * @category versioning
+ */
+export interface VersionRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The value of header `name` (any case). */
+  header(name: string): string | undefined;
 }
 
 /**
@@ -50,8 +67,9 @@ export type VersionValue = VersionId | ReadonlyArray<VersionId>;
 export interface VersioningOptions {
   readonly type: VersioningType | `${VersioningType}`;
   /**
-   * The version of routes that declare none, and (HEADER, MEDIA_TYPE) the version a request
-   * naming none asks for. Without it, such routes are version-neutral.
+   * The version of routes that declare none; without it, such routes are version-neutral. A
+   * request naming no version (HEADER, MEDIA_TYPE, CUSTOM) reaches only version-neutral
+   * routes, as in NestJS.
    */
   readonly defaultVersion?: VersionValue;
   /** HEADER: the request header naming the version (default `X-API-Version`). */
@@ -60,6 +78,11 @@ export interface VersioningOptions {
   readonly prefix?: string;
   /** MEDIA_TYPE: the vendor of `application/vnd.<vendor>.v1+json` (default `strata`). */
   readonly vendor?: string;
+  /**
+   * CUSTOM (required there): the version(s) a request asks for, in order of preference; the
+   * first that a handler declares wins. `undefined` or an empty list: the request names none.
+   */
+  readonly extractor?: (request: VersionRequest) => string | ReadonlyArray<string> | undefined;
 }
 
 /** The HTTP methods a versioned route can answer. @since 0.1.0 @category versioning */
@@ -124,19 +147,47 @@ const mediaTypeVersion = (vendor: string) => {
   };
 };
 
+/** The versions a `CUSTOM` extractor reads from a request, in order of preference. */
+const customVersions =
+  (extractor: NonNullable<VersioningOptions["extractor"]>) =>
+  (request: HttpServerRequest.HttpServerRequest): ReadonlyArray<string> | undefined => {
+    const headers = request.headers;
+    const extracted = extractor({
+      method: request.method,
+      url: request.url,
+      headers,
+      header: (name) => headers[name.toLowerCase()],
+    });
+    if (extracted === undefined || extracted === null || extracted === "") return undefined;
+    const versions = typeof extracted === "string" ? [extracted] : extracted;
+    return versions.length === 0 ? undefined : versions;
+  };
+
 /**
- * Reads the version a request asks for (HEADER and MEDIA_TYPE; a URI version is part of the
- * path the router matched), or `undefined` when it names none.
+ * Reads the version a request asks for (HEADER, MEDIA_TYPE), or the versions in order of
+ * preference (CUSTOM: its extractor's list); `undefined` when it names none. A URI version is
+ * part of the path the router matched.
  *
  * @since 0.1.0
  * @category versioning
  */
 export const requestVersion = (
   options: VersioningOptions,
-): ((request: HttpServerRequest.HttpServerRequest) => string | undefined) =>
-  options.type === VersioningType.MEDIA_TYPE
+): ((
+  request: HttpServerRequest.HttpServerRequest,
+) => string | ReadonlyArray<string> | undefined) => {
+  if (options.type === VersioningType.CUSTOM) {
+    if (typeof options.extractor !== "function") {
+      throw new Error(
+        "CUSTOM versioning needs an extractor: enableVersioning({ type: VersioningType.CUSTOM, extractor: (request) => version })",
+      );
+    }
+    return customVersions(options.extractor);
+  }
+  return options.type === VersioningType.MEDIA_TYPE
     ? mediaTypeVersion(options.vendor ?? "strata")
     : headerVersion(options.header ?? "X-API-Version");
+};
 
 const notFound = Effect.fail(new NotFoundError());
 
@@ -153,18 +204,19 @@ const dispatch = <E, R>(
       else byVersion.set(version, entry.handler);
     }
   }
-  const defaults = versionList(options.defaultVersion).filter(
-    (version): version is string => version !== VERSION_NEUTRAL,
-  );
-  const unversioned =
-    defaults.map((version) => byVersion.get(version)).find((handler) => handler !== undefined) ??
-    neutral ??
-    notFound;
+  // As NestJS: a request naming no version reaches only a version-neutral handler
+  // (`defaultVersion` is the version of routes that declare none, not of requests).
+  const unversioned = neutral ?? notFound;
   const read = requestVersion(options);
   return (request) => {
-    const version = read(request);
-    if (version === undefined) return unversioned;
-    return byVersion.get(version) ?? neutral ?? notFound;
+    const asked = read(request);
+    if (asked === undefined) return unversioned;
+    if (typeof asked === "string") return byVersion.get(asked) ?? neutral ?? notFound;
+    for (const version of asked) {
+      const handler = byVersion.get(version);
+      if (handler !== undefined) return handler;
+    }
+    return neutral ?? notFound;
   };
 };
 
@@ -193,6 +245,11 @@ export const versionedRoutes = <E, R>(
         path: entry.path,
         entries: [entry],
       })),
+    );
+  }
+  if (options.type === VersioningType.CUSTOM && typeof options.extractor !== "function") {
+    return Either.left(
+      "CUSTOM versioning needs an extractor: enableVersioning({ type: VersioningType.CUSTOM, extractor: (request) => version })",
     );
   }
   const groups = new Map<string, Array<VersionedEntry<E, R>>>();

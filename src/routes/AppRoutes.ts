@@ -6,6 +6,7 @@ import type { ProviderNode } from "../di/ModuleGraph.js";
 import { StartupError } from "../di/StartupError.js";
 import { DEFAULT_JSON_DEPTH_LIMIT } from "../http/JsonDepth.js";
 import { DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
+import { ROUTES, type Routes, routerModulePrefixes } from "../nest/RouterModule.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
@@ -47,6 +48,8 @@ export interface PipelineOptions {
 export interface AppRouteOptions extends PipelineOptions {
   readonly bodyLimit?: number;
   readonly jsonDepthLimit?: number;
+  /** Keep each body's bytes as `req.rawBody`. */
+  readonly rawBody?: boolean;
 }
 
 /**
@@ -114,9 +117,14 @@ export const appRoutes = (
       ),
       pipes: yield* resolveAll<PipeTransform>(app.pipes, options.globalPipes, "a global pipe"),
     };
+    // RouterModule.register(...): the prefix of each module's controllers, fixed here.
+    const registered = injector.moduleRef.get<Routes>(ROUTES, { each: true });
+    const prefixes = registered.length === 0 ? undefined : routerModulePrefixes(registered);
     const compileOptions = {
+      modulePrefix: (node: ProviderNode) => prefixes?.get(node.module.cls) ?? "",
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
       jsonDepthLimit: options.jsonDepthLimit ?? DEFAULT_JSON_DEPTH_LIMIT,
+      rawBody: options.rawBody === true,
       uploadLimits: { ...DEFAULT_UPLOAD_LIMITS, ...options.uploads },
       globals,
       resolve,

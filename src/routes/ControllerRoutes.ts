@@ -1,6 +1,9 @@
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
+import type { HttpServerResponse } from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import { readList } from "../decorators/ClassOrMethodDecorator.js";
 import type { ControllerMetadata } from "../decorators/Controller.js";
+import { type HostMatcher, hostMatcher, requestHostname } from "../decorators/ControllerHost.js";
 import type { ParamMetadata } from "../decorators/Params.js";
 import type { RedirectMetadata } from "../decorators/ResponseDecorators.js";
 import type { RouteMetadata } from "../decorators/Route.js";
@@ -11,6 +14,7 @@ import { Scope as ProviderScope } from "../di/Scope.js";
 import { StartupError } from "../di/StartupError.js";
 import { isHeaderName, isSafeHeaderValue, type ResponseSpec } from "../http/HandlerResponse.js";
 import { joinRoutePath } from "../http/RoutePath.js";
+import { NotFoundException } from "../nest/HttpExceptions.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
@@ -34,6 +38,10 @@ export interface GlobalEnhancers {
 export interface ControllerCompileOptions {
   readonly bodyLimit: number;
   readonly jsonDepthLimit: number;
+  /** The path before the controller's of a module `RouterModule.register` routes (else `""`). */
+  readonly modulePrefix: (node: ProviderNode) => string;
+  /** Keep each body's bytes as `req.rawBody`. */
+  readonly rawBody: boolean;
   readonly uploadLimits: Required<UploadLimits>;
   readonly globals: GlobalEnhancers;
   readonly resolve: EnhancerResolver;
@@ -81,6 +89,28 @@ const argumentType = (source: ParamMetadata["source"]): ArgumentMetadata["type"]
 const isDtoClass = (type: unknown): boolean => typeof type === "function" && !isPlainType(type);
 
 /**
+ * A handler of a controller with a `host`: a request for another host is 404, with NestJS's
+ * body (`Cannot GET /path`); only such controllers read the `Host` header.
+ */
+const onHost = <E, R>(
+  matches: HostMatcher,
+  handler: Effect.Effect<HttpServerResponse, E, R>,
+): Effect.Effect<
+  HttpServerResponse,
+  E | NotFoundException,
+  R | HttpServerRequest.HttpServerRequest
+> =>
+  Effect.flatMap(
+    HttpServerRequest.HttpServerRequest,
+    (request): Effect.Effect<HttpServerResponse, E | NotFoundException, R> =>
+      matches(requestHostname(request.headers)) === undefined
+        ? Effect.fail(
+            new NotFoundException(`Cannot ${request.method} ${request.url.split("?")[0]}`),
+          )
+        : handler,
+  );
+
+/**
  * Compiles one controller into handlers, once, at startup: paths joined, guards, pipes,
  * interceptors and filters resolved and ordered, the response spec fixed, versions read.
  * Per request, a handler only runs what its route declares (see `routeHandler`).
@@ -102,8 +132,10 @@ export const controllerRoutes = (
         ? undefined
         : yield* Effect.orDie(injector.instance(node, undefined));
     const { globals, resolve } = options;
+    // Transient enhancers are the controller's own (one per request for a request-scoped one).
+    const consumer = { controller: cls, requestScoped: node.scope === ProviderScope.REQUEST };
     const resolveAll = <T>(items: ReadonlyArray<T | Function>, where: string) =>
-      Effect.forEach(items, (item) => resolve(item as T, where));
+      Effect.forEach(items, (item) => resolve(item as T, where, consumer));
     const classVersion = readMetadata<VersionValue>(MetadataKey.version, cls) ?? controller.version;
     const classGuards = yield* resolveAll<CanActivate>(
       readList<GuardLike>(MetadataKey.guards, cls),
@@ -121,6 +153,8 @@ export const controllerRoutes = (
       readList<PipeLike>(MetadataKey.pipes, cls),
       `a pipe of ${cls.name}`,
     );
+    const host = controller.host === undefined ? undefined : hostMatcher(controller.host);
+    const prefix = options.modulePrefix(node);
     const compiled: Array<ControllerHandler> = [];
     for (const route of routes) {
       const handlerName = String(route.handler);
@@ -249,15 +283,16 @@ export const controllerRoutes = (
         injector,
         bodyLimit: options.bodyLimit,
         jsonDepthLimit: options.jsonDepthLimit,
+        rawBody: options.rawBody,
         uploadLimits: options.uploadLimits,
       });
       const version =
         readMetadata<VersionValue>(MetadataKey.version, prototype, route.handler) ?? classVersion;
       compiled.push({
         method: route.method,
-        path: joinRoutePath(controller.path, route.path),
+        path: joinRoutePath(prefix, controller.path, route.path),
         versions: versionList(version),
-        handler,
+        handler: host === undefined ? handler : onHost(host, handler),
         label: where,
         controller: cls.name,
         handlerName,

@@ -10,7 +10,7 @@ import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
 import { readMetadata } from "../di/metadata.js";
 import { handlerResponse, type ResponseSpec } from "../http/HandlerResponse.js";
-import { readBody } from "../http/RequestBody.js";
+import { readBody, readBodyAndRaw } from "../http/RequestBody.js";
 import { awaitResult, fromResult } from "../http/UserCode.js";
 import { SSE_METADATA } from "../nest/Sse.js";
 import { sseResponse } from "../nest/SseResponse.js";
@@ -57,6 +57,8 @@ export interface RoutePlan {
   readonly injector: Injector;
   readonly bodyLimit: number;
   readonly jsonDepthLimit: number;
+  /** Keep the body's bytes as `rawBody` (the app's `rawBody: true`). */
+  readonly rawBody: boolean;
   readonly uploadLimits: Required<UploadLimits>;
 }
 
@@ -224,9 +226,13 @@ export const routeHandler = (
     const extra = execution.responseIfCreated;
     if (extra === undefined || extra.sent) return response;
     const headers = extra.getHeaders();
-    return Object.keys(headers).length === 0
-      ? response
-      : HttpServerResponse.setHeaders(response, headers);
+    const withHeaders =
+      Object.keys(headers).length === 0
+        ? response
+        : HttpServerResponse.setHeaders(response, headers);
+    return extra.statusSet
+      ? HttpServerResponse.setStatus(withHeaders, extra.statusCode)
+      : withHeaders;
   };
 
   const respond = sse
@@ -272,15 +278,30 @@ export const routeHandler = (
       }
     : uploaded;
 
-  const withBody: Step = readsBody
-    ? (execution) =>
-        hasNoBody(execution.req)
-          ? guarded(execution)
-          : Effect.flatMap(readBody(execution.req, plan.bodyLimit, plan.jsonDepthLimit), (body) => {
-              execution.body = body;
-              return guarded(execution);
-            })
-    : guarded;
+  const withBody: Step = !readsBody
+    ? guarded
+    : plan.rawBody
+      ? (execution) =>
+          hasNoBody(execution.req)
+            ? guarded(execution)
+            : Effect.flatMap(
+                readBodyAndRaw(execution.req, plan.bodyLimit, plan.jsonDepthLimit),
+                ({ body, raw }) => {
+                  execution.body = body;
+                  execution.rawBody = raw;
+                  return guarded(execution);
+                },
+              )
+      : (execution) =>
+          hasNoBody(execution.req)
+            ? guarded(execution)
+            : Effect.flatMap(
+                readBody(execution.req, plan.bodyLimit, plan.jsonDepthLimit),
+                (body) => {
+                  execution.body = body;
+                  return guarded(execution);
+                },
+              );
 
   const filtered: Step =
     refs.filters.length > 0

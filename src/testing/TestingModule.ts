@@ -1,7 +1,10 @@
+import { appOptions } from "../app/NestFactory.js";
 import { StrataApp, type StrataAppOptions } from "../app/StrataApp.js";
-import type { ModuleOptions } from "../di/Module.js";
+import type { ModuleImport, ModuleOptions } from "../di/Module.js";
+import type { ContextId, ModuleRefOptions } from "../di/ModuleRef.js";
 import type { Provider } from "../di/Provider.js";
 import type { InjectionToken, Type } from "../di/Token.js";
+import type { ExpressAdapter } from "../nest/ExpressAdapter.js";
 
 class TestRootModule {}
 
@@ -18,9 +21,52 @@ export class TestingModule {
     private readonly overrides: ReadonlyArray<Provider<unknown>>,
   ) {}
 
-  /** The instance registered under `token` (found in the test module first, then in any imported module). */
-  get<T>(token: InjectionToken<T> | Type<T>): T {
-    return this.app.get(token);
+  /**
+   * The instance registered under `token` (found in the test module first, then in any
+   * imported module; `{ strict: true }`: the test module's only); `{ each: true }`: every
+   * provider of `token`, one per module.
+   */
+  get<T>(
+    token: InjectionToken<T> | Type<T>,
+    options?: ModuleRefOptions & { readonly each?: false },
+  ): T;
+  get<T>(
+    token: InjectionToken<T> | Type<T>,
+    options: ModuleRefOptions & { readonly each: true },
+  ): Array<T>;
+  get<T>(token: InjectionToken<T> | Type<T>, options: ModuleRefOptions = {}): T | Array<T> {
+    return options.each === true
+      ? this.app.get(token, { ...options, each: true })
+      : this.app.get(token, { ...options, each: false });
+  }
+
+  /**
+   * A request-scoped or transient provider created for the context `contextId` (a new one
+   * without it), a singleton as is: NestJS's `moduleRef.resolve`.
+   */
+  resolve<T>(
+    token: InjectionToken<T> | Type<T>,
+    contextId?: ContextId,
+    options?: ModuleRefOptions & { readonly each?: false },
+  ): Promise<T>;
+  resolve<T>(
+    token: InjectionToken<T> | Type<T>,
+    contextId: ContextId | undefined,
+    options: ModuleRefOptions & { readonly each: true },
+  ): Promise<Array<T>>;
+  resolve<T>(
+    token: InjectionToken<T> | Type<T>,
+    contextId?: ContextId,
+    options: ModuleRefOptions = {},
+  ): Promise<T | Array<T>> {
+    return options.each === true
+      ? this.app.resolve(token, contextId, { ...options, each: true })
+      : this.app.resolve(token, contextId, { ...options, each: false });
+  }
+
+  /** What `REQUEST` injects into providers resolved in the context `contextId`. */
+  registerRequestByContextId(request: unknown, contextId: ContextId): void {
+    this.app.registerRequestByContextId(request, contextId);
   }
 
   /**
@@ -38,9 +84,17 @@ export class TestingModule {
     });
   }
 
-  /** NestJS's name of {@link TestingModule.createStrataApp}. */
-  createNestApplication(options: StrataAppOptions = {}): StrataApp {
-    return this.createStrataApp(options);
+  /**
+   * NestJS's name of {@link TestingModule.createStrataApp}; an `ExpressAdapter` first is
+   * accepted for an Express app without routes or middleware of its own.
+   */
+  createNestApplication(
+    adapterOrOptions?: ExpressAdapter | StrataAppOptions,
+    options?: StrataAppOptions,
+  ): StrataApp {
+    return this.createStrataApp(
+      appOptions("createNestApplication", adapterOrOptions, options) ?? {},
+    );
   }
 
   /** NestJS's `init()`: builds what `compile()` left (the routes); the module is usable already. */
@@ -63,6 +117,8 @@ export class TestingModule {
  */
 export class TestingModuleBuilder {
   private readonly overrides = new Map<InjectionToken, Provider<unknown>>();
+  private readonly moduleOverrides: Array<readonly [ModuleImport, ModuleImport]> = [];
+  private mocker: ((token: InjectionToken) => unknown) | undefined;
 
   constructor(private readonly metadata: ModuleOptions) {}
 
@@ -79,12 +135,39 @@ export class TestingModuleBuilder {
     };
   }
 
+  /**
+   * Replaces a module (a class, or the very dynamic module object imported) wherever it is
+   * imported: `.overrideModule(UsersModule).useModule(FakeUsersModule)`.
+   */
+  overrideModule(module: ModuleImport): { useModule(other: ModuleImport): TestingModuleBuilder } {
+    return {
+      useModule: (other) => {
+        this.moduleOverrides.push([module, other]);
+        return this;
+      },
+    };
+  }
+
+  /**
+   * Makes every dependency that no module provides with `mocker(token)` (NestJS's auto-mocking:
+   * `.useMocker(createMock)`); when it returns `undefined`, the dependency stays missing and the
+   * start fails naming it.
+   */
+  useMocker(mocker: (token: InjectionToken) => unknown): TestingModuleBuilder {
+    this.mocker = mocker;
+    return this;
+  }
+
   /** Compiles the module graph and builds its providers. */
   async compile(): Promise<TestingModule> {
     const overrides = [...this.overrides.values()];
     const app = new StrataApp(
       { module: TestRootModule, ...this.metadata },
-      { providerOverrides: overrides },
+      {
+        providerOverrides: overrides,
+        moduleOverrides: this.moduleOverrides,
+        ...(this.mocker === undefined ? {} : { mocker: this.mocker }),
+      },
     );
     await app.initProviders();
     return new TestingModule(app, overrides);

@@ -139,9 +139,11 @@ describe("versioning: HEADER", () => {
     expect((await get("/users/latest", "3")).body).toEqual({ latest: true });
   });
 
-  it("uses the default version when the request names none", async () => {
-    expect((await get("/users")).body).toEqual({ v: 1 });
-    expect((await get("/plain")).body).toEqual({ plain: true });
+  it("reaches only version-neutral routes when the request names none, as NestJS", async () => {
+    expect(await get("/users")).toMatchObject({ status: 404, body: { statusCode: 404 } });
+    expect((await get("/plain")).status).toBe(404);
+    expect((await get("/plain", "1")).body).toEqual({ plain: true });
+    expect((await get("/health")).body).toEqual({ ok: true });
   });
 
   it("answers 404 for an unknown version", async () => {
@@ -193,6 +195,86 @@ describe("versioning: MEDIA_TYPE", () => {
     expect((await get("/users", "application/vnd.strata.v7+json")).status).toBe(404);
     expect((await get("/users", "application/json")).status).toBe(404);
     expect((await get("/health", "application/json")).body).toEqual({ ok: true });
+  });
+});
+
+/** Controllers declaring a version and no path, as NestJS's versioning samples do. */
+@Controller({ version: "1" })
+class RootV1Controller {
+  @Get()
+  root() {
+    return "Hello V1";
+  }
+}
+
+@Controller({ version: "2" })
+class RootV2Controller {
+  @Get()
+  root() {
+    return "Hello V2";
+  }
+}
+
+@Controller({ version: VERSION_NEUTRAL })
+class RootNeutralController {
+  @Get("neutral")
+  neutral() {
+    return "Neutral";
+  }
+}
+
+@Module({ controllers: [RootV1Controller, RootV2Controller, RootNeutralController] })
+class RootModule {}
+
+describe("versioning: controllers with a version and no path", () => {
+  const app = listeningApp(RootModule, { versioning: { type: VersioningType.URI } });
+
+  it("route at the root of their version", async () => {
+    expect(await request(app, "GET", "/v1")).toMatchObject({ status: 200, text: "Hello V1" });
+    expect(await request(app, "GET", "/v2")).toMatchObject({ status: 200, text: "Hello V2" });
+    expect(await request(app, "GET", "/neutral")).toMatchObject({ status: 200, text: "Neutral" });
+    expect((await request(app, "GET", "/v3")).status).toBe(404);
+  });
+});
+
+describe("versioning: CUSTOM", () => {
+  /** NestJS's sample extractor: every `v<N>+json` of Accept, highest first. */
+  const extractor = (req: { header(name: string): string | undefined }) =>
+    (req.header("Accept") ?? "")
+      .split(",")
+      .map((range) => range.match(/v(\d+\.?\d*)\+json$/)?.[1])
+      .filter((version): version is string => version !== undefined)
+      .sort()
+      .reverse();
+  const app = listeningApp(AppModule, {
+    versioning: { type: VersioningType.CUSTOM, extractor, defaultVersion: "1" },
+  });
+  const get = (path: string, accept?: string) =>
+    request(app, "GET", path, { headers: accept === undefined ? {} : { accept } });
+
+  it("routes by the versions the extractor reads, the first one served winning", async () => {
+    expect((await get("/users", "application/foo.v1+json")).body).toEqual({ v: 1 });
+    expect((await get("/users", "application/foo.v2+json")).body).toEqual({ v: 2 });
+    expect((await get("/users", "application/foo.v2+json, application/foo.v9+json")).body).toEqual({
+      v: 2,
+    });
+    expect((await get("/plain", "application/foo.v1+json")).body).toEqual({ plain: true });
+  });
+
+  it("answers 404 for an unknown version or none, but on a neutral route", async () => {
+    expect(await get("/users", "application/foo.v9+json")).toMatchObject({
+      status: 404,
+      body: { statusCode: 404, message: "Not Found" },
+    });
+    expect((await get("/users", "application/json")).status).toBe(404);
+    expect((await get("/users")).status).toBe(404);
+    expect((await get("/health")).body).toEqual({ ok: true });
+  });
+
+  it("refuses CUSTOM without an extractor at startup", async () => {
+    await expect(
+      new StrataApp(AppModule, { versioning: { type: VersioningType.CUSTOM } }).init(),
+    ).rejects.toThrow("CUSTOM versioning needs an extractor");
   });
 });
 
@@ -248,10 +330,10 @@ layer(serveTest(Users))("versioning, Effect face", (it) => {
       HttpClient.get("/users", { headers: version ? { "x-api-version": version } : {} }),
       (response) => response.json,
     );
-  it.effect("dispatches by version, default, then neutral", () =>
+  it.effect("dispatches by version, then neutral (also for a request naming none)", () =>
     Effect.gen(function* () {
       effectExpect(yield* get("1")).toEqual({ v: 1 });
-      effectExpect(yield* get()).toEqual({ v: 2 });
+      effectExpect(yield* get()).toEqual({ v: "neutral" });
       effectExpect(yield* get("5")).toEqual({ v: "neutral" });
     }),
   );

@@ -139,6 +139,8 @@ const startupError = (cls: Function, where: string) => (cause: unknown) =>
  */
 export const enhancerResolver = (injector: Injector) => {
   const cache = new Map<Function, EnhancerRef<unknown>>();
+  /** Transient enhancers, one per consumer (controller) and class, as NestJS's inquirers. */
+  const transients = new Map<Function, Map<Function, EnhancerRef<unknown>>>();
   const fromClass = (
     cls: Function,
     where: string,
@@ -170,12 +172,66 @@ export const enhancerResolver = (injector: Injector) => {
       },
     );
   };
+  /**
+   * A transient enhancer class of `consumer`: its own instance, made once; for a
+   * request-scoped controller, a new one for each request (NestJS's counts).
+   */
+  const transient = (
+    cls: Function,
+    where: string,
+    consumer: EnhancerConsumer,
+  ): Effect.Effect<EnhancerRef<unknown>, unknown> => {
+    const own = transients.get(consumer.controller) ?? new Map<Function, EnhancerRef<unknown>>();
+    transients.set(consumer.controller, own);
+    const cached = own.get(cls);
+    if (cached !== undefined) return Effect.succeed(cached);
+    return Effect.flatMap(
+      Effect.try({ try: () => maker(cls, where), catch: (e) => e }),
+      (make): Effect.Effect<EnhancerRef<unknown>, unknown> => {
+        if (consumer.requestScoped) {
+          const ref: EnhancerRef<unknown> = { _tag: "PerRequest", make };
+          own.set(cls, ref);
+          return Effect.succeed(ref);
+        }
+        return Effect.map(make(undefined), (instance) => {
+          const ref: EnhancerRef<unknown> = { _tag: "Instance", instance };
+          own.set(cls, ref);
+          return ref;
+        });
+      },
+    );
+  };
+  /** How to make a new instance of an enhancer class, worked out once (dependencies looked up). */
+  const maker = (
+    cls: Function,
+    where: string,
+  ): ((store: RequestStore | undefined) => Effect.Effect<unknown, unknown>) => {
+    const node = injector.lookup(cls as InjectionToken);
+    if (node !== undefined) return (store) => injector.instance(node, store);
+    const { nodes, create } = classDependencies(cls, injector, where);
+    return (store) =>
+      Effect.flatMap(
+        Effect.forEach(nodes, (dependency) =>
+          dependency === undefined
+            ? Effect.succeed(undefined)
+            : injector.instance(dependency, store),
+        ),
+        (args) => Effect.try({ try: () => create(args), catch: (error) => error }),
+      );
+  };
   return <T>(
     enhancer: T | AbstractType<T>,
     where: string,
+    consumer?: EnhancerConsumer,
   ): Effect.Effect<EnhancerRef<T>, StartupError> => {
     if (typeof enhancer !== "function")
       return Effect.succeed({ _tag: "Instance", instance: enhancer });
+    if (consumer !== undefined && isTransient(enhancer, injector)) {
+      return transient(enhancer, where, consumer).pipe(
+        Effect.map((ref) => ref as EnhancerRef<T>),
+        Effect.mapError(startupError(enhancer, where)),
+      );
+    }
     const cached = cache.get(enhancer);
     if (cached !== undefined) return Effect.succeed(cached as EnhancerRef<T>);
     return fromClass(enhancer, where).pipe(
@@ -185,6 +241,18 @@ export const enhancerResolver = (injector: Injector) => {
     );
   };
 };
+
+/** The controller an enhancer is bound to, and whether it is created per request. */
+export interface EnhancerConsumer {
+  readonly controller: Function;
+  readonly requestScoped: boolean;
+}
+
+/** A transient class: `@Injectable({ scope: TRANSIENT })`, or registered so. */
+const isTransient = (cls: Function, injector: Injector): boolean =>
+  (injector.lookup(cls as InjectionToken)?.scope ??
+    readMetadata<{ readonly scope?: Scope }>(MetadataKey.injectable, cls)?.scope) ===
+  Scope.TRANSIENT;
 
 /** Resolves enhancers given as instances or classes. */
 export type EnhancerResolver = ReturnType<typeof enhancerResolver>;

@@ -29,6 +29,7 @@ export class HttpExecution implements ExecutionContext, HttpArgumentsHost, PipeC
   readonly url: string;
   readonly headers: RequestContext["headers"];
   body: unknown = undefined;
+  rawBody?: Buffer;
   user?: RequestUser;
   files?: ReadonlyArray<UploadedFile>;
   /** What `@UploadedFiles()` gives instead of `files`: the files by field (FileFieldsInterceptor). */
