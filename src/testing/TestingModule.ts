@@ -139,7 +139,10 @@ export class TestingModuleBuilder {
    * Replaces a module (a class, or the very dynamic module object imported) wherever it is
    * imported: `.overrideModule(UsersModule).useModule(FakeUsersModule)`.
    */
-  overrideModule(module: ModuleImport): { useModule(other: ModuleImport): TestingModuleBuilder } {
+  overrideModule(module: ModuleImport): {
+    /** The module imported in place of the overridden one. */
+    useModule(other: ModuleImport): TestingModuleBuilder;
+  } {
     return {
       useModule: (other) => {
         this.moduleOverrides.push([module, other]);
