@@ -22,7 +22,11 @@ import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
-import { configureModules, MiddlewareRoutePrefix } from "../nest/MiddlewareConsumer.js";
+import {
+  configureModules,
+  MiddlewareRoutePrefix,
+  MiddlewareServedRoutes,
+} from "../nest/MiddlewareConsumer.js";
 import { moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
 import { appRoutes, type CompiledRoute } from "../routes/AppRoutes.js";
@@ -238,12 +242,14 @@ const mountApp = (
 ): Effect.Effect<AppServingOptions, StartupError, Scope.Scope | HttpLayerRouter.HttpRouter> =>
   Effect.gen(function* () {
     const health = healthOptions(options.health, prepared.routes, options.globalPrefix);
-    const global = yield* parts.middlewareManager
-      .build(prepared.injector)
-      .pipe(
-        Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
-        Effect.provideService(MiddlewareRoutePrefix, options.globalPrefix?.prefix ?? ""),
-      );
+    const global = yield* parts.middlewareManager.build(prepared.injector).pipe(
+      Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
+      Effect.provideService(MiddlewareRoutePrefix, options.globalPrefix?.prefix ?? ""),
+      Effect.provideService(
+        MiddlewareServedRoutes,
+        prepared.routes.flatMap((r) => r.handlers),
+      ),
+    );
     const router = yield* HttpLayerRouter.HttpRouter;
     const routes = prepared.routes.map((r) => r.route);
     yield* (

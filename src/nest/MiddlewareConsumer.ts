@@ -39,14 +39,42 @@ export class MiddlewareRoutePrefix extends Context.Reference<MiddlewareRoutePref
   { defaultValue: (): string => "" },
 ) {}
 
+/** A route the app serves, as `forRoutes(SomeController)` matches it. */
+export interface ServedRoute {
+  /** The name of the controller class. */
+  readonly controller: string;
+  /** `GET`, ..., or `*` for any method. */
+  readonly method: string;
+  /** The path served (global prefix, `RouterModule` path and URI version included). */
+  readonly path: string;
+}
+
+/**
+ * The routes the app serves, as the middleware of `configure(consumer)` see them:
+ * `forRoutes(SomeController)` runs for exactly the routes of that controller, wherever the
+ * global prefix, `RouterModule` and URI versioning put them (as in NestJS). The app provides
+ * them when it builds its middleware, after compiling its routes.
+ */
+export class MiddlewareServedRoutes extends Context.Reference<MiddlewareServedRoutes>()(
+  "strata/nest/MiddlewareServedRoutes",
+  { defaultValue: (): ReadonlyArray<ServedRoute> => [] },
+) {}
+
+/** A controller of `forRoutes`: its routes are known once the app's are compiled. */
+interface ControllerMatcher {
+  readonly controller: string;
+}
+
 /** A route pattern of `forRoutes`/`exclude`, compiled once the global prefix is known. */
-interface Matcher {
+interface PathMatcher {
   /** The path as a regex source, without the leading `/`. */
   readonly body: string;
   /** Paths under it match too (Express's `app.use`). */
   readonly under: boolean;
   readonly method: string | undefined;
 }
+
+type Matcher = PathMatcher | ControllerMatcher;
 
 /** A compiled route pattern. */
 interface CompiledMatcher {
@@ -68,12 +96,33 @@ const escaped = (path: string): string =>
     .join("/");
 
 /** `cats/:id/(.*)` as a regex, under the global prefix `prefix` (when not `""`) or not. */
-const compile = (m: Matcher, prefix: string): CompiledMatcher => {
+const compilePath = (m: PathMatcher, prefix: string): CompiledMatcher => {
   const under = prefix === "" ? "" : `(?:/${escaped(prefix)})?`;
   return {
     path: new RegExp(`^${under}/${m.body}${m.under ? "(?:/.*)?" : ""}/?$`, "i"),
     method: m.method,
   };
+};
+
+/** The patterns of `m`: a controller's are its served routes, each path whole. */
+const compile = (
+  m: Matcher,
+  prefix: string,
+  served: ReadonlyArray<ServedRoute>,
+): ReadonlyArray<CompiledMatcher> => {
+  if ("body" in m) return [compilePath(m, prefix)];
+  return served
+    .filter((route) => route.controller === m.controller)
+    .map((route) =>
+      compilePath(
+        {
+          body: escaped(route.path),
+          under: false,
+          method: route.method === "*" ? undefined : route.method,
+        },
+        "",
+      ),
+    );
 };
 
 const matcher = (route: string | RouteInfo | Function, under: boolean): Matcher => {
@@ -85,7 +134,7 @@ const matcher = (route: string | RouteInfo | Function, under: boolean): Matcher 
         message: `forRoutes(${route.name}): ${route.name} is neither a path nor a @Controller() class`,
       });
     }
-    return { body: escaped(controller.path), under: true, method: undefined };
+    return { controller: route.name };
   }
   return { body: escaped(route.path), under, method: methodName(route.method) };
 };
@@ -104,7 +153,8 @@ interface Binding {
  * NestJS's `MiddlewareConsumer`, given to a module's `configure(consumer)` at startup:
  * `consumer.apply(LoggerMiddleware, cors()).exclude({ path: "cats", method: RequestMethod.POST })
  * .forRoutes(CatsController)`. A string path also covers the paths under it; a controller covers
- * its `@Controller()` path and everything under it; `exclude` patterns match whole paths.
+ * exactly its routes (each with its method, where the global prefix, `RouterModule` and URI
+ * versioning serve it); `exclude` patterns match whole paths.
  *
  * @since 0.1.0
  * @category middleware
@@ -184,15 +234,15 @@ class RecordingMiddlewareConsumer implements MiddlewareConsumer {
         },
       );
     };
-    const binding = (prefix: string) => (recorded: Binding) =>
+    const binding = (prefix: string, served: ReadonlyArray<ServedRoute>) => (recorded: Binding) =>
       Effect.map(
         Effect.forEach(recorded.middleware, (mw, index) =>
           one(mw, `middleware ${mw.name === "" ? `#${index + 1}` : mw.name} of configure()`),
         ),
         (list): HttpMiddleware.HttpMiddleware => {
           const composed = Middleware.compose(...list);
-          const routes = recorded.routes.map((m) => compile(m, prefix));
-          const excluded = recorded.excluded.map((m) => compile(m, prefix));
+          const routes = recorded.routes.flatMap((m) => compile(m, prefix, served));
+          const excluded = recorded.excluded.flatMap((m) => compile(m, prefix, served));
           return Middleware.make((app) => {
             const wrapped = composed(app);
             return Middleware.withRequest((request) => {
@@ -205,10 +255,12 @@ class RecordingMiddlewareConsumer implements MiddlewareConsumer {
           });
         },
       );
-    return Effect.flatMap(MiddlewareRoutePrefix, (prefix) =>
-      Effect.map(Effect.forEach(this.bindings, binding(prefix)), (list) =>
-        Middleware.compose(...list),
-      ),
+    return Effect.flatMap(
+      Effect.zip(MiddlewareRoutePrefix, MiddlewareServedRoutes),
+      ([prefix, served]) =>
+        Effect.map(Effect.forEach(this.bindings, binding(prefix, served)), (list) =>
+          Middleware.compose(...list),
+        ),
     );
   }
 }
