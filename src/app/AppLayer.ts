@@ -26,6 +26,7 @@ import {
   configureModules,
   MiddlewareRoutePrefix,
   MiddlewareServedRoutes,
+  MiddlewareVersioning,
 } from "../nest/MiddlewareConsumer.js";
 import { moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
@@ -249,6 +250,7 @@ const mountApp = (
         MiddlewareServedRoutes,
         prepared.routes.flatMap((r) => r.handlers),
       ),
+      Effect.provideService(MiddlewareVersioning, options.versioning),
     );
     const router = yield* HttpLayerRouter.HttpRouter;
     const routes = prepared.routes.map((r) => r.route);

@@ -14,16 +14,29 @@ import { requestPath } from "../middleware/RequestInfo.js";
 import { fromStrataMiddleware } from "../middleware/StrataMiddleware.js";
 import { enhancerResolver } from "../pipeline/internal/enhancers.js";
 import {
+  VERSION_NEUTRAL,
+  type VersionId,
+  type VersioningOptions,
+  VersioningType,
+  type VersionValue,
+  versionList,
+} from "../pipeline/Versioning.js";
+import {
   fromNestMiddleware,
   type NestMiddleware,
   type NestMiddlewareFunction,
 } from "./NestMiddleware.js";
 import { methodName, type RequestMethod } from "./RequestMethod.js";
 
-/** A route of `forRoutes`/`exclude`: a path (`"cats"`, `"cats/(.*)"`, `"cats/:id"`) and a method. */
+/**
+ * A route of `forRoutes`/`exclude`: a path (`"cats"`, `"cats/(.*)"`, `"cats/:id"`), a method,
+ * and optionally the version(s) it is for: under URI versioning the path is then matched after
+ * the version segment (`/v1/cats`), as in NestJS.
+ */
 export interface RouteInfo {
   readonly path: string;
   readonly method: RequestMethod;
+  readonly version?: VersionValue;
 }
 
 /** What `apply(...)` takes: a `NestMiddleware` class or a functional middleware. */
@@ -65,6 +78,16 @@ interface ControllerMatcher {
   readonly controller: string;
 }
 
+/**
+ * The app's versioning as the middleware of `configure(consumer)` see it: a `forRoutes` route
+ * with a `version` is matched under its URI version segment. The app provides it when it builds
+ * its middleware.
+ */
+export class MiddlewareVersioning extends Context.Reference<MiddlewareVersioning>()(
+  "strata/nest/MiddlewareVersioning",
+  { defaultValue: (): VersioningOptions | undefined => undefined },
+) {}
+
 /** A route pattern of `forRoutes`/`exclude`, compiled once the global prefix is known. */
 interface PathMatcher {
   /** The path as a regex source, without the leading `/`. */
@@ -72,6 +95,8 @@ interface PathMatcher {
   /** Paths under it match too (Express's `app.use`). */
   readonly under: boolean;
   readonly method: string | undefined;
+  /** The versions of a `{ path, version }` route. */
+  readonly versions?: ReadonlyArray<VersionId>;
 }
 
 type Matcher = PathMatcher | ControllerMatcher;
@@ -104,13 +129,27 @@ const compilePath = (m: PathMatcher, prefix: string): CompiledMatcher => {
   };
 };
 
-/** The patterns of `m`: a controller's are its served routes, each path whole. */
+/** Where the app serves the routes of `m`: after each version's segment, under URI versioning. */
+const versioned = (m: PathMatcher, versioning: VersioningOptions | undefined) =>
+  m.versions === undefined || versioning?.type !== VersioningType.URI
+    ? [m]
+    : m.versions.map((version) =>
+        version === VERSION_NEUTRAL
+          ? m
+          : { ...m, body: `${escaped(`${versioning.prefix ?? "v"}${version}`)}/${m.body}` },
+      );
+
+/**
+ * The patterns of `m`: a path's under the global prefix (after its version segment), a
+ * controller's its served routes, each path whole.
+ */
 const compile = (
   m: Matcher,
   prefix: string,
   served: ReadonlyArray<ServedRoute>,
+  versioning: VersioningOptions | undefined,
 ): ReadonlyArray<CompiledMatcher> => {
-  if ("body" in m) return [compilePath(m, prefix)];
+  if ("body" in m) return versioned(m, versioning).map((one) => compilePath(one, prefix));
   return served
     .filter((route) => route.controller === m.controller)
     .map((route) =>
@@ -136,7 +175,12 @@ const matcher = (route: string | RouteInfo | Function, under: boolean): Matcher 
     }
     return { controller: route.name };
   }
-  return { body: escaped(route.path), under, method: methodName(route.method) };
+  return {
+    body: escaped(route.path),
+    under,
+    method: methodName(route.method),
+    ...(route.version === undefined ? {} : { versions: versionList(route.version) }),
+  };
 };
 
 const matches = (list: ReadonlyArray<CompiledMatcher>, method: string, path: string): boolean =>
@@ -234,31 +278,39 @@ class RecordingMiddlewareConsumer implements MiddlewareConsumer {
         },
       );
     };
-    const binding = (prefix: string, served: ReadonlyArray<ServedRoute>) => (recorded: Binding) =>
-      Effect.map(
-        Effect.forEach(recorded.middleware, (mw, index) =>
-          one(mw, `middleware ${mw.name === "" ? `#${index + 1}` : mw.name} of configure()`),
-        ),
-        (list): HttpMiddleware.HttpMiddleware => {
-          const composed = Middleware.compose(...list);
-          const routes = recorded.routes.flatMap((m) => compile(m, prefix, served));
-          const excluded = recorded.excluded.flatMap((m) => compile(m, prefix, served));
-          return Middleware.make((app) => {
-            const wrapped = composed(app);
-            return Middleware.withRequest((request) => {
-              const path = requestPath(request);
-              return matches(routes, request.method, path) &&
-                !matches(excluded, request.method, path)
-                ? wrapped
-                : app;
+    const binding =
+      (
+        prefix: string,
+        served: ReadonlyArray<ServedRoute>,
+        versioning: VersioningOptions | undefined,
+      ) =>
+      (recorded: Binding) =>
+        Effect.map(
+          Effect.forEach(recorded.middleware, (mw, index) =>
+            one(mw, `middleware ${mw.name === "" ? `#${index + 1}` : mw.name} of configure()`),
+          ),
+          (list): HttpMiddleware.HttpMiddleware => {
+            const composed = Middleware.compose(...list);
+            const routes = recorded.routes.flatMap((m) => compile(m, prefix, served, versioning));
+            const excluded = recorded.excluded.flatMap((m) =>
+              compile(m, prefix, served, versioning),
+            );
+            return Middleware.make((app) => {
+              const wrapped = composed(app);
+              return Middleware.withRequest((request) => {
+                const path = requestPath(request);
+                return matches(routes, request.method, path) &&
+                  !matches(excluded, request.method, path)
+                  ? wrapped
+                  : app;
+              });
             });
-          });
-        },
-      );
+          },
+        );
     return Effect.flatMap(
-      Effect.zip(MiddlewareRoutePrefix, MiddlewareServedRoutes),
-      ([prefix, served]) =>
-        Effect.map(Effect.forEach(this.bindings, binding(prefix, served)), (list) =>
+      Effect.all([MiddlewareRoutePrefix, MiddlewareServedRoutes, MiddlewareVersioning]),
+      ([prefix, served, versioning]) =>
+        Effect.map(Effect.forEach(this.bindings, binding(prefix, served, versioning)), (list) =>
           Middleware.compose(...list),
         ),
     );

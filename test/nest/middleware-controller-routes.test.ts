@@ -8,6 +8,7 @@ import {
   type NestMiddlewareRequest,
   type NestMiddlewareResponse,
   Post,
+  RequestMethod,
   RouterModule,
   type StrataApp,
   Version,
@@ -78,13 +79,37 @@ class VersionedAppModule {
 @Module({ imports: [ScopedModule], controllers: [OtherController] })
 class AppModule {}
 
+@Controller()
+class VersionedPathController {
+  @Version("1")
+  @Get("versioned-path")
+  v1() {
+    return "path v1";
+  }
+
+  @Version("2")
+  @Get("versioned-path")
+  v2() {
+    return "path v2";
+  }
+}
+
+@Module({ controllers: [VersionedPathController] })
+class VersionedPathModule {
+  configure(consumer: MiddlewareConsumer) {
+    consumer
+      .apply(mark)
+      .forRoutes({ path: "/versioned-path", version: "1", method: RequestMethod.ALL });
+  }
+}
+
 @Module({
   imports: [ScopedModule, RouterModule.register([{ path: "/module-path/", module: ScopedModule }])],
   controllers: [OtherController],
 })
 class RoutedAppModule {}
 
-describe("forRoutes(SomeController) runs for exactly that controller's routes, where they are served", () => {
+describe("forRoutes finds routes where the app serves them (global prefix, RouterModule, URI version)", () => {
   const apps: Array<StrataApp> = [];
   afterEach(async () => {
     await Promise.all(apps.splice(0).map((app) => app.close()));
@@ -155,5 +180,22 @@ describe("forRoutes(SomeController) runs for exactly that controller's routes, w
     });
     expect(await scoped(`${base}/api/test`)).toEqual({ status: 200, body: "test", scoped: "yes" });
     expect((await scoped(`${base}/api/other`)).scoped).toBeNull();
+  });
+
+  it("a { path, version } route is matched after its URI version segment", async () => {
+    const base = await start(VersionedPathModule, (app) => {
+      app.setGlobalPrefix("api");
+      app.enableVersioning({ type: VersioningType.URI, prefix: "version" });
+    });
+    expect(await scoped(`${base}/api/version1/versioned-path`)).toEqual({
+      status: 200,
+      body: "path v1",
+      scoped: "yes",
+    });
+    expect(await scoped(`${base}/api/version2/versioned-path`)).toEqual({
+      status: 200,
+      body: "path v2",
+      scoped: null,
+    });
   });
 });
