@@ -28,7 +28,7 @@ import {
   MiddlewareServedRoutes,
   MiddlewareVersioning,
 } from "../nest/MiddlewareConsumer.js";
-import { moduleInstances } from "../nest/ModuleInstances.js";
+import { inMiddlewareOrder, moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
 import { appRoutes, type CompiledRoute } from "../routes/AppRoutes.js";
 import { AppServing, type AppServingOptions, around } from "../server/AppServing.js";
@@ -159,7 +159,7 @@ export const prepareProviders = (
     const modules = yield* moduleInstances(root, injector);
     targets = applicationHookTargets(graph, injector, modules);
     // NestJS's `configure(consumer)`: its middleware joins the app's, after what is there.
-    const configured = yield* configureModules(modules, injector);
+    const configured = yield* configureModules(inMiddlewareOrder(root, modules), injector);
     if (configured !== undefined) parts.middlewareManager.use(configured);
     // Released after the server has drained and the middleware (added later), before
     // onModuleDestroy (added earlier).
