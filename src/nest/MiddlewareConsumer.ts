@@ -114,9 +114,9 @@ const escaped = (path: string): string =>
     .split("/")
     .map((segment) =>
       segment
-        .replace(/[.+?^${}|[\]\\]/g, "\\$&")
-        .replace(/\\?\(\.\*\)|\*/g, ".*")
-        .replace(/:[A-Za-z0-9_]+/g, "[^/]+"),
+        .split(/\(\.\*\)|\*/)
+        .map((part) => part.replace(/[.+?^${}|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_]+/g, "[^/]+"))
+        .join(".*"),
     )
     .join("/");
 
