@@ -22,8 +22,13 @@ import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
-import { configureModules, MiddlewareRoutePrefix } from "../nest/MiddlewareConsumer.js";
-import { moduleInstances } from "../nest/ModuleInstances.js";
+import {
+  configureModules,
+  MiddlewareRoutePrefix,
+  MiddlewareServedRoutes,
+  MiddlewareVersioning,
+} from "../nest/MiddlewareConsumer.js";
+import { inMiddlewareOrder, moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
 import { appRoutes, type CompiledRoute } from "../routes/AppRoutes.js";
 import { AppServing, type AppServingOptions, around } from "../server/AppServing.js";
@@ -154,7 +159,7 @@ export const prepareProviders = (
     const modules = yield* moduleInstances(root, injector);
     targets = applicationHookTargets(graph, injector, modules);
     // NestJS's `configure(consumer)`: its middleware joins the app's, after what is there.
-    const configured = yield* configureModules(modules, injector);
+    const configured = yield* configureModules(inMiddlewareOrder(root, modules), injector);
     if (configured !== undefined) parts.middlewareManager.use(configured);
     // Released after the server has drained and the middleware (added later), before
     // onModuleDestroy (added earlier).
@@ -238,12 +243,15 @@ const mountApp = (
 ): Effect.Effect<AppServingOptions, StartupError, Scope.Scope | HttpLayerRouter.HttpRouter> =>
   Effect.gen(function* () {
     const health = healthOptions(options.health, prepared.routes, options.globalPrefix);
-    const global = yield* parts.middlewareManager
-      .build(prepared.injector)
-      .pipe(
-        Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
-        Effect.provideService(MiddlewareRoutePrefix, options.globalPrefix?.prefix ?? ""),
-      );
+    const global = yield* parts.middlewareManager.build(prepared.injector).pipe(
+      Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
+      Effect.provideService(MiddlewareRoutePrefix, options.globalPrefix?.prefix ?? ""),
+      Effect.provideService(
+        MiddlewareServedRoutes,
+        prepared.routes.flatMap((r) => r.handlers),
+      ),
+      Effect.provideService(MiddlewareVersioning, options.versioning),
+    );
     const router = yield* HttpLayerRouter.HttpRouter;
     const routes = prepared.routes.map((r) => r.route);
     yield* (

@@ -47,7 +47,9 @@ export type MiddlewareNext = () => Promise<void>;
  * Throwing (or rejecting, or failing) with an `HttpError` answers with that error; anything
  * else thrown is a 500. Calling `next()` is optional: when `use` returns without having called
  * it, the request goes on once `use` is done. `use` may return nothing, a Promise or an
- * Effect. Classes are created once at startup through dependency injection.
+ * Effect; when what it gives is an `HttpServerResponse`, that is the answer and the app does
+ * not run (or is interrupted). Classes are created once at startup through dependency
+ * injection.
  *
  * @example
  * declare const app: StrataApp;
@@ -68,7 +70,10 @@ export type MiddlewareNext = () => Promise<void>;
  * @category middleware
  */
 export interface StrataMiddleware {
-  /** Handles the request: call `next()` to go on to the handler, or answer without calling it. */
+  /**
+   * Handles the request: call `next()` to go on to the handler, or answer without calling it
+   * (by returning an `HttpServerResponse`, or throwing an `HttpError`).
+   */
   use(context: MiddlewareContext, next: MiddlewareNext): unknown;
 }
 
@@ -121,7 +126,15 @@ export const fromStrataMiddleware = (middleware: StrataMiddleware) =>
         return done;
       };
       return fromUserCode(() => middleware.use(context, next)).pipe(
-        Effect.zipRight(Effect.suspend(() => (inner === undefined ? app : Fiber.join(inner)))),
+        Effect.flatMap((result) =>
+          HttpServerResponse.isServerResponse(result)
+            ? inner === undefined
+              ? Effect.succeed(result)
+              : Effect.as(Fiber.interrupt(inner), result)
+            : inner === undefined
+              ? app
+              : Fiber.join(inner),
+        ),
         Effect.map((result) =>
           added.length === 0 ? result : HttpServerResponse.setHeaders(result, added),
         ),

@@ -14,16 +14,29 @@ import { requestPath } from "../middleware/RequestInfo.js";
 import { fromStrataMiddleware } from "../middleware/StrataMiddleware.js";
 import { enhancerResolver } from "../pipeline/internal/enhancers.js";
 import {
+  VERSION_NEUTRAL,
+  type VersionId,
+  type VersioningOptions,
+  VersioningType,
+  type VersionValue,
+  versionList,
+} from "../pipeline/Versioning.js";
+import {
   fromNestMiddleware,
   type NestMiddleware,
   type NestMiddlewareFunction,
 } from "./NestMiddleware.js";
 import { methodName, type RequestMethod } from "./RequestMethod.js";
 
-/** A route of `forRoutes`/`exclude`: a path (`"cats"`, `"cats/(.*)"`, `"cats/:id"`) and a method. */
+/**
+ * A route of `forRoutes`/`exclude`: a path (`"cats"`, `"cats/(.*)"`, `"cats/:id"`), a method,
+ * and optionally the version(s) it is for: under URI versioning the path is then matched after
+ * the version segment (`/v1/cats`), as in NestJS.
+ */
 export interface RouteInfo {
   readonly path: string;
   readonly method: RequestMethod;
+  readonly version?: VersionValue;
 }
 
 /** What `apply(...)` takes: a `NestMiddleware` class or a functional middleware. */
@@ -39,14 +52,54 @@ export class MiddlewareRoutePrefix extends Context.Reference<MiddlewareRoutePref
   { defaultValue: (): string => "" },
 ) {}
 
+/** A route the app serves, as `forRoutes(SomeController)` matches it. */
+export interface ServedRoute {
+  /** The name of the controller class. */
+  readonly controller: string;
+  /** `GET`, ..., or `*` for any method. */
+  readonly method: string;
+  /** The path served (global prefix, `RouterModule` path and URI version included). */
+  readonly path: string;
+}
+
+/**
+ * The routes the app serves, as the middleware of `configure(consumer)` see them:
+ * `forRoutes(SomeController)` runs for exactly the routes of that controller, wherever the
+ * global prefix, `RouterModule` and URI versioning put them (as in NestJS). The app provides
+ * them when it builds its middleware, after compiling its routes.
+ */
+export class MiddlewareServedRoutes extends Context.Reference<MiddlewareServedRoutes>()(
+  "strata/nest/MiddlewareServedRoutes",
+  { defaultValue: (): ReadonlyArray<ServedRoute> => [] },
+) {}
+
+/** A controller of `forRoutes`: its routes are known once the app's are compiled. */
+interface ControllerMatcher {
+  readonly controller: string;
+}
+
+/**
+ * The app's versioning as the middleware of `configure(consumer)` see it: a `forRoutes` route
+ * with a `version` is matched under its URI version segment. The app provides it when it builds
+ * its middleware.
+ */
+export class MiddlewareVersioning extends Context.Reference<MiddlewareVersioning>()(
+  "strata/nest/MiddlewareVersioning",
+  { defaultValue: (): VersioningOptions | undefined => undefined },
+) {}
+
 /** A route pattern of `forRoutes`/`exclude`, compiled once the global prefix is known. */
-interface Matcher {
+interface PathMatcher {
   /** The path as a regex source, without the leading `/`. */
   readonly body: string;
   /** Paths under it match too (Express's `app.use`). */
   readonly under: boolean;
   readonly method: string | undefined;
+  /** The versions of a `{ path, version }` route. */
+  readonly versions?: ReadonlyArray<VersionId>;
 }
+
+type Matcher = PathMatcher | ControllerMatcher;
 
 /** A compiled route pattern. */
 interface CompiledMatcher {
@@ -61,19 +114,54 @@ const escaped = (path: string): string =>
     .split("/")
     .map((segment) =>
       segment
-        .replace(/[.+?^${}|[\]\\]/g, "\\$&")
-        .replace(/\\?\(\.\*\)|\*/g, ".*")
-        .replace(/:[A-Za-z0-9_]+/g, "[^/]+"),
+        .split(/\(\.\*\)|\*/)
+        .map((part) => part.replace(/[.+?^${}|[\]\\]/g, "\\$&").replace(/:[A-Za-z0-9_]+/g, "[^/]+"))
+        .join(".*"),
     )
     .join("/");
 
 /** `cats/:id/(.*)` as a regex, under the global prefix `prefix` (when not `""`) or not. */
-const compile = (m: Matcher, prefix: string): CompiledMatcher => {
+const compilePath = (m: PathMatcher, prefix: string): CompiledMatcher => {
   const under = prefix === "" ? "" : `(?:/${escaped(prefix)})?`;
   return {
     path: new RegExp(`^${under}/${m.body}${m.under ? "(?:/.*)?" : ""}/?$`, "i"),
     method: m.method,
   };
+};
+
+/** Where the app serves the routes of `m`: after each version's segment, under URI versioning. */
+const versioned = (m: PathMatcher, versioning: VersioningOptions | undefined) =>
+  m.versions === undefined || versioning?.type !== VersioningType.URI
+    ? [m]
+    : m.versions.map((version) =>
+        version === VERSION_NEUTRAL
+          ? m
+          : { ...m, body: `${escaped(`${versioning.prefix ?? "v"}${version}`)}/${m.body}` },
+      );
+
+/**
+ * The patterns of `m`: a path's under the global prefix (after its version segment), a
+ * controller's its served routes, each path whole.
+ */
+const compile = (
+  m: Matcher,
+  prefix: string,
+  served: ReadonlyArray<ServedRoute>,
+  versioning: VersioningOptions | undefined,
+): ReadonlyArray<CompiledMatcher> => {
+  if ("body" in m) return versioned(m, versioning).map((one) => compilePath(one, prefix));
+  return served
+    .filter((route) => route.controller === m.controller)
+    .map((route) =>
+      compilePath(
+        {
+          body: escaped(route.path),
+          under: false,
+          method: route.method === "*" ? undefined : route.method,
+        },
+        "",
+      ),
+    );
 };
 
 const matcher = (route: string | RouteInfo | Function, under: boolean): Matcher => {
@@ -85,9 +173,14 @@ const matcher = (route: string | RouteInfo | Function, under: boolean): Matcher 
         message: `forRoutes(${route.name}): ${route.name} is neither a path nor a @Controller() class`,
       });
     }
-    return { body: escaped(controller.path), under: true, method: undefined };
+    return { controller: route.name };
   }
-  return { body: escaped(route.path), under, method: methodName(route.method) };
+  return {
+    body: escaped(route.path),
+    under,
+    method: methodName(route.method),
+    ...(route.version === undefined ? {} : { versions: versionList(route.version) }),
+  };
 };
 
 const matches = (list: ReadonlyArray<CompiledMatcher>, method: string, path: string): boolean =>
@@ -104,7 +197,8 @@ interface Binding {
  * NestJS's `MiddlewareConsumer`, given to a module's `configure(consumer)` at startup:
  * `consumer.apply(LoggerMiddleware, cors()).exclude({ path: "cats", method: RequestMethod.POST })
  * .forRoutes(CatsController)`. A string path also covers the paths under it; a controller covers
- * its `@Controller()` path and everything under it; `exclude` patterns match whole paths.
+ * exactly its routes (each with its method, where the global prefix, `RouterModule` and URI
+ * versioning serve it); `exclude` patterns match whole paths.
  *
  * @since 0.1.0
  * @category middleware
@@ -184,31 +278,41 @@ class RecordingMiddlewareConsumer implements MiddlewareConsumer {
         },
       );
     };
-    const binding = (prefix: string) => (recorded: Binding) =>
-      Effect.map(
-        Effect.forEach(recorded.middleware, (mw, index) =>
-          one(mw, `middleware ${mw.name === "" ? `#${index + 1}` : mw.name} of configure()`),
-        ),
-        (list): HttpMiddleware.HttpMiddleware => {
-          const composed = Middleware.compose(...list);
-          const routes = recorded.routes.map((m) => compile(m, prefix));
-          const excluded = recorded.excluded.map((m) => compile(m, prefix));
-          return Middleware.make((app) => {
-            const wrapped = composed(app);
-            return Middleware.withRequest((request) => {
-              const path = requestPath(request);
-              return matches(routes, request.method, path) &&
-                !matches(excluded, request.method, path)
-                ? wrapped
-                : app;
+    const binding =
+      (
+        prefix: string,
+        served: ReadonlyArray<ServedRoute>,
+        versioning: VersioningOptions | undefined,
+      ) =>
+      (recorded: Binding) =>
+        Effect.map(
+          Effect.forEach(recorded.middleware, (mw, index) =>
+            one(mw, `middleware ${mw.name === "" ? `#${index + 1}` : mw.name} of configure()`),
+          ),
+          (list): HttpMiddleware.HttpMiddleware => {
+            const composed = Middleware.compose(...list);
+            const routes = recorded.routes.flatMap((m) => compile(m, prefix, served, versioning));
+            const excluded = recorded.excluded.flatMap((m) =>
+              compile(m, prefix, served, versioning),
+            );
+            return Middleware.make((app) => {
+              const wrapped = composed(app);
+              return Middleware.withRequest((request) => {
+                const path = requestPath(request);
+                return matches(routes, request.method, path) &&
+                  !matches(excluded, request.method, path)
+                  ? wrapped
+                  : app;
+              });
             });
-          });
-        },
-      );
-    return Effect.flatMap(MiddlewareRoutePrefix, (prefix) =>
-      Effect.map(Effect.forEach(this.bindings, binding(prefix)), (list) =>
-        Middleware.compose(...list),
-      ),
+          },
+        );
+    return Effect.flatMap(
+      Effect.all([MiddlewareRoutePrefix, MiddlewareServedRoutes, MiddlewareVersioning]),
+      ([prefix, served, versioning]) =>
+        Effect.map(Effect.forEach(this.bindings, binding(prefix, served, versioning)), (list) =>
+          Middleware.compose(...list),
+        ),
     );
   }
 }

@@ -74,3 +74,62 @@ export const moduleInstances = (
         (cause) => new StartupError({ message: `Cannot create the module ${cls.name}`, cause }),
       ),
   );
+
+/**
+ * `modules` (instances of the module classes under `root`) in the order NestJS applies their
+ * `configure(consumer)` middleware: global modules first, then by distance from `root` (the
+ * longest import path to the module, so that a module comes after every module importing it),
+ * modules at the same distance in the order they are first reached. The middleware of a module
+ * closer to the root runs first (outermost).
+ */
+export const inMiddlewareOrder = (
+  root: unknown,
+  modules: ReadonlyArray<unknown>,
+): ReadonlyArray<unknown> => {
+  const imports = new Map<Function, ReadonlyArray<Function>>();
+  const global = new Set<Function>();
+  const reached: Array<Function> = [];
+  const finished: Array<Function> = [];
+  const visit = (entry: unknown): Function | undefined => {
+    const found = moduleClassAndOptions(entry);
+    if (found === undefined) return undefined;
+    if (imports.has(found.cls)) return found.cls;
+    imports.set(found.cls, []);
+    reached.push(found.cls);
+    const resolved: unknown = isForwardReference(entry) ? entry.forwardRef() : entry;
+    if (
+      readMetadata<boolean>(MetadataKey.global, found.cls) === true ||
+      (typeof resolved === "object" && (resolved as DynamicModule).global === true)
+    ) {
+      global.add(found.cls);
+    }
+    const children: Array<Function> = [];
+    for (const child of found.options.imports ?? []) {
+      const cls = visit(child);
+      if (cls !== undefined) children.push(cls);
+    }
+    imports.set(found.cls, children);
+    finished.push(found.cls);
+    return found.cls;
+  };
+  const rootClass = visit(root);
+  // Every module before its imports (but an import closing a cycle, which is left out).
+  const topological = finished.reverse();
+  const position = new Map(topological.map((cls, index) => [cls, index]));
+  const depth = new Map<Function, number>(rootClass === undefined ? [] : [[rootClass, 1]]);
+  for (const cls of topological) {
+    const childDepth = (depth.get(cls) ?? 1) + 1;
+    for (const child of imports.get(cls) ?? []) {
+      if ((position.get(child) ?? 0) <= (position.get(cls) ?? 0)) continue;
+      if ((depth.get(child) ?? 0) < childDepth) depth.set(child, childDepth);
+    }
+  }
+  const rank = (cls: Function) => (global.has(cls) ? 0 : (depth.get(cls) ?? Number.MAX_VALUE));
+  const first = new Map(reached.map((cls, index) => [cls, index]));
+  const classOf = (module: unknown) => (module as object).constructor;
+  return [...modules].sort(
+    (a, b) =>
+      rank(classOf(a)) - rank(classOf(b)) ||
+      (first.get(classOf(a)) ?? 0) - (first.get(classOf(b)) ?? 0),
+  );
+};

@@ -1,9 +1,11 @@
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { middlewareRequestOf, shareMiddlewareRequest } from "../http/MiddlewareRequest.js";
 import type {
   MiddlewareContext,
   MiddlewareNext,
   StrataMiddleware,
 } from "../middleware/StrataMiddleware.js";
+import { makeMiddlewareResponse, type NestMiddlewareResponse } from "./NestMiddlewareResponse.js";
 
 /**
  * What a {@link NestMiddleware} receives as `req`: the request's method, URL and headers
@@ -28,26 +30,11 @@ export interface NestMiddlewareRequest {
 }
 
 /**
- * What a {@link NestMiddleware} receives as `res`: it sets headers and learns the status once
- * the response is ready (`res.on("finish", ...)`). It cannot answer by itself: throw an
- * `HttpException` to answer with an error instead.
- *
- * @since 0.1.0
- * @category middleware
- */
-export interface NestMiddlewareResponse {
-  /** The response's status: `200` until it is known (in a `"finish"` listener). */
-  readonly statusCode: number;
-  /** Adds a header to the response, whatever it is. */
-  setHeader(name: string, value: string): this;
-  /** `listener` runs once the response is ready (`"finish"` and `"close"` alike). */
-  on(event: "finish" | "close", listener: () => void): this;
-}
-
-/**
  * NestJS's `NestMiddleware`: `use(req, res, next)`, applied with a module's
- * `configure(consumer)`. The request goes on when `next()` is called; `next(error)`, a thrown
- * error or a rejected Promise answers with that error (an `HttpException`'s status, else 500).
+ * `configure(consumer)`. The request goes on when `next()` is called; answering with `res`
+ * (`res.send(...)`, `res.status(201).json(...)`, `res.end()`) is the response instead, and the
+ * handler does not run; `next(error)`, a thrown error or a rejected Promise answers with that
+ * error (an `HttpException`'s status, else 500).
  *
  * @since 0.1.0
  * @category middleware
@@ -63,6 +50,8 @@ export interface NestMiddleware {
 
 /** A functional NestJS middleware: `(req, res, next) => ...`. @since 0.1.0 @category middleware */
 export type NestMiddlewareFunction = NestMiddleware["use"];
+
+export type { NestMiddlewareResponse } from "./NestMiddlewareResponse.js";
 
 /**
  * The `req` of `context`'s request, shared by its NestJS middleware: its own properties are
@@ -90,28 +79,30 @@ export const fromNestMiddleware = (
   use: NestMiddlewareFunction,
   self?: unknown,
 ): StrataMiddleware => ({
-  use(context: MiddlewareContext, next: MiddlewareNext): Promise<void> {
+  use(
+    context: MiddlewareContext,
+    next: MiddlewareNext,
+  ): Promise<HttpServerResponse.HttpServerResponse | undefined> {
     const listeners: Array<() => void> = [];
     const req = requestOf(context);
-    const res: NestMiddlewareResponse = {
-      get statusCode() {
-        return context.status ?? 200;
-      },
-      setHeader(name, value) {
-        context.setHeader(name, value);
-        return this;
-      },
-      on(_event, listener) {
-        listeners.push(listener);
-        return this;
-      },
-    };
-    return new Promise<void>((resolve, reject) => {
+    let finished = false;
+    return new Promise((resolve, reject) => {
+      const done = (response?: HttpServerResponse.HttpServerResponse) => {
+        resolve(response);
+        for (const listener of listeners) listener();
+      };
+      const res = makeMiddlewareResponse({
+        context,
+        answer: done,
+        finished: () => finished,
+        listeners,
+      });
       const proceed = (error?: unknown) => {
+        if (res.headersSent) return;
         if (error !== undefined && error !== null) return reject(error);
         next().then(() => {
-          for (const listener of listeners) listener();
-          resolve();
+          finished = true;
+          done();
         }, reject);
       };
       try {
