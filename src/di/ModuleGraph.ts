@@ -360,26 +360,22 @@ export const compileModuleGraph = (
   };
   modules.set(StrataCore, core);
   register(core, [Reflector]);
-  own.get(core)?.set(REQUEST, {
-    token: REQUEST,
-    name: "REQUEST",
-    module: core,
-    kind: "request",
-    create: () => undefined,
-    synchronous: true,
-    dependencies: [],
-    declaredScope: Scope.REQUEST,
-  });
-  own.get(core)?.set(ModuleRef, {
-    token: ModuleRef,
-    name: "ModuleRef",
-    module: core,
-    kind: "moduleRef",
-    create: () => undefined,
-    synchronous: true,
-    dependencies: [],
-    declaredScope: Scope.SINGLETON,
-  });
+  // The framework's own tokens: the request and ModuleRef, provided by the injector itself.
+  for (const [token, name, kind, declaredScope] of [
+    [REQUEST, "REQUEST", "request", Scope.REQUEST],
+    [ModuleRef, "ModuleRef", "moduleRef", Scope.SINGLETON],
+  ] as const) {
+    own.get(core)?.set(token, {
+      token,
+      name,
+      module: core,
+      kind,
+      create: () => undefined,
+      synchronous: true,
+      dependencies: [],
+      declaredScope,
+    });
+  }
 
   // What each module exports: its own providers it lists, and re-exports of imported modules.
   const exportsCache = new Map<ModuleNode, Map<InjectionToken, Pending>>();

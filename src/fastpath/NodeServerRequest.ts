@@ -14,7 +14,7 @@ import * as FiberRef from "effect/FiberRef";
 import * as Inspectable from "effect/Inspectable";
 import * as Option from "effect/Option";
 import * as Stream from "effect/Stream";
-import { currentJsonDepthLimit, exceedsJsonDepth } from "../http/JsonDepth.js";
+import { currentJsonDepthLimit, parsedJsonExceedsDepth } from "../http/JsonDepth.js";
 
 /** The multipart parser, imported on the first multipart request: most apps never need it. */
 const loadNodeMultipart = Effect.promise(
@@ -109,7 +109,7 @@ export class NodeServerRequest
         try: (text) => {
           if (text === "") return null;
           const value: unknown = JSON.parse(text);
-          if (text.length > depthLimit && exceedsJsonDepth(value, depthLimit)) {
+          if (parsedJsonExceedsDepth(text, value, depthLimit)) {
             throw new Error(`JSON body nested deeper than ${depthLimit} levels`);
           }
           return value;

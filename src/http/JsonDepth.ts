@@ -85,3 +85,13 @@ export const exceedsJsonDepth = (root: unknown, limit: number): boolean => {
   }
   return false;
 };
+
+/**
+ * Whether `value`, parsed from the JSON `text`, nests deeper than `limit`: a text of at most
+ * `limit` characters cannot, so only a longer one is walked ({@link exceedsJsonDepth}).
+ *
+ * @since 0.1.0
+ * @category body
+ */
+export const parsedJsonExceedsDepth = (text: string, value: unknown, limit: number): boolean =>
+  text.length > limit && exceedsJsonDepth(value, limit);

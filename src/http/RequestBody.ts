@@ -3,7 +3,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Effect from "effect/Effect";
 import * as FiberRef from "effect/FiberRef";
 import { BadRequestError, PayloadTooLargeError } from "./HttpError.js";
-import { currentJsonDepthLimit, exceedsJsonDepth } from "./JsonDepth.js";
+import { currentJsonDepthLimit, parsedJsonExceedsDepth } from "./JsonDepth.js";
 import { nodeSource } from "./NodeSource.js";
 
 /** Default limit of a request body: 1 MB. @since 0.1.0 @category body */
@@ -79,8 +79,7 @@ const parseJson = (text: string, depthLimit: number) => {
   } catch {
     return Effect.fail(invalidJson);
   }
-  // Deeper than `depthLimit` takes more than `depthLimit` characters.
-  return text.length > depthLimit && exceedsJsonDepth(value, depthLimit)
+  return parsedJsonExceedsDepth(text, value, depthLimit)
     ? Effect.fail(tooDeep(depthLimit))
     : Effect.succeed(value);
 };

@@ -12,7 +12,7 @@ import { ServiceUnavailableError, TooManyRequestsError } from "../http/HttpError
 import { fromUserCode } from "../http/UserCode.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
-import { addressKey } from "./internal/addressKey.js";
+import { clientKeyOf } from "./internal/clientKey.js";
 import * as MemoryRateLimitStore from "./MemoryRateLimitStore.js";
 import * as Middleware from "./Middleware.js";
 import {
@@ -81,28 +81,18 @@ export interface RateLimitOptions {
 /** The defaults: 100 requests per 60 000 ms. @since 0.1.0 @category middleware */
 export const DEFAULT_RATE_LIMIT = { windowMs: 60_000, max: 100 } as const;
 
-/** The default IPv6 prefix length clients are counted by. @since 0.1.0 @category middleware */
-export const DEFAULT_IPV6_SUBNET = 64;
+export { DEFAULT_IPV6_SUBNET } from "./internal/clientKey.js";
 
 /** Whole seconds until `ms` have passed (a header is never early). */
 const seconds = (ms: number) => String(Math.max(0, Math.ceil(ms / 1000)));
 
 const isPositiveInteger = (n: number) => Number.isSafeInteger(n) && n > 0;
 
-/** The options that cannot work, said at startup. */
-const checkOptions = (windowMs: number, max: number, options: RateLimitOptions) => {
-  if (!isPositiveInteger(windowMs) || !isPositiveInteger(max)) {
-    return `windowMs (${windowMs}) must be a positive whole number of ms and max (${max}) a positive integer`;
-  }
-  if (options.trustProxy === true) {
-    return 'trustProxy: true believes the leftmost X-Forwarded-For entry, which any client writes, so every client could pick its own rate-limit key. Give the number of proxies in front of the app (trustProxy: 1) or their addresses (trustProxy: ["10.0.0.0/8"])';
-  }
-  const subnet = options.ipv6Subnet ?? DEFAULT_IPV6_SUBNET;
-  if (subnet !== false && !(Number.isInteger(subnet) && subnet >= 1 && subnet <= 128)) {
-    return `ipv6Subnet (${subnet}) must be a prefix length from 1 to 128, or false`;
-  }
-  return undefined;
-};
+/** The window and the count that cannot work, said at startup. */
+const checkLimits = (windowMs: number, max: number) =>
+  !isPositiveInteger(windowMs) || !isPositiveInteger(max)
+    ? `windowMs (${windowMs}) must be a positive whole number of ms and max (${max}) a positive integer`
+    : undefined;
 
 /**
  * Rate limiting as an Effect `HttpMiddleware`. By default a fixed window per client: its
@@ -123,13 +113,12 @@ export const make = (
   Effect.gen(function* () {
     const windowMs = options.windowMs ?? DEFAULT_RATE_LIMIT.windowMs;
     const max = options.max ?? DEFAULT_RATE_LIMIT.max;
-    const problem = checkOptions(windowMs, max, options);
+    const problem = checkLimits(windowMs, max);
     if (problem !== undefined)
       return yield* new StartupError({ message: `Rate limit: ${problem}` });
-    const trust = yield* TrustProxy.make(options.trustProxy).pipe(
-      Effect.mapError((error) => new StartupError({ message: `Rate limit: ${error.message}` })),
+    const clientKey = yield* clientKeyOf(options).pipe(
+      Effect.mapError((message) => new StartupError({ message: `Rate limit: ${message}` })),
     );
-    const ipv6Subnet = options.ipv6Subnet ?? DEFAULT_IPV6_SUBNET;
     const store = Context.get(
       yield* Layer.build(options.store ?? MemoryRateLimitStore.layer),
       RateLimitStore,
@@ -204,7 +193,7 @@ export const make = (
     return Middleware.decorating((request) => {
       if (exclude.size > 0 && exclude.has(requestPath(request))) return undefined;
       if (keyOf === undefined) {
-        return counted(addressKey(TrustProxy.clientAddress(request, trust), ipv6Subnet));
+        return counted(clientKey(request));
       }
       // The key function's failures are answered here: this middleware itself never fails.
       return Effect.matchCauseEffect(

@@ -41,8 +41,7 @@ import { causeToResponse } from "../http/ErrorResponse.js";
 import { ForbiddenError, UnauthorizedError } from "../http/HttpError.js";
 import { StrataResponse } from "../http/StrataResponse.js";
 import { jsonResponse } from "../http/TextResponse.js";
-import { addressKey } from "../middleware/internal/addressKey.js";
-import { DEFAULT_IPV6_SUBNET } from "../middleware/RateLimit.js";
+import { type ClientKeyOptions, clientKeyOf } from "../middleware/internal/clientKey.js";
 import { isCrossSite } from "../middleware/SameOrigin.js";
 import * as TrustProxy from "../middleware/TrustProxy.js";
 import { describeRoute } from "../openapi/RouteDescription.js";
@@ -197,29 +196,8 @@ const failureResponse = (cause: Cause.Cause<unknown>) => {
 };
 
 /** The key a client's transactions are counted under: its address, as the rate limiter's. */
-const clientKeys = (options: {
-  readonly trustProxy?: TrustProxy.TrustProxy;
-  readonly ipv6Subnet?: number | false;
-}) =>
-  Effect.gen(function* () {
-    if (options.trustProxy === true) {
-      return yield* new OAuthConfigError({
-        message:
-          "trustProxy: true believes the leftmost X-Forwarded-For entry, which any client writes, so every client could pick its own key. Give the number of proxies in front of the app (trustProxy: 1) or their addresses",
-      });
-    }
-    const subnet = options.ipv6Subnet ?? DEFAULT_IPV6_SUBNET;
-    if (subnet !== false && !(Number.isInteger(subnet) && subnet >= 1 && subnet <= 128)) {
-      return yield* new OAuthConfigError({
-        message: `ipv6Subnet (${subnet}) must be a prefix length from 1 to 128, or false`,
-      });
-    }
-    const trust = yield* TrustProxy.make(options.trustProxy).pipe(
-      Effect.mapError((error) => new OAuthConfigError({ message: error.message })),
-    );
-    return (request: HttpServerRequest.HttpServerRequest): string =>
-      addressKey(TrustProxy.clientAddress(request, trust), subnet);
-  });
+const clientKeys = (options: ClientKeyOptions) =>
+  Effect.mapError(clientKeyOf(options), (message) => new OAuthConfigError({ message }));
 
 /** The `error` code a failed handler is redirected with: its own, else {@link HANDLER_FAILED}. */
 const handlerFailureCode = (cause: Cause.Cause<unknown>) => {

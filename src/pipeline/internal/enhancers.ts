@@ -139,6 +139,21 @@ const startupError = (cls: Function, where: string) => (cause: unknown) =>
  */
 export const enhancerResolver = (injector: Injector) => {
   const cache = new Map<Function, EnhancerRef<unknown>>();
+  /** A new instance of a class from its dependencies' nodes (`undefined`: an optional one missing). */
+  const construct =
+    (
+      nodes: ReturnType<typeof classDependencies>["nodes"],
+      create: ReturnType<typeof classDependencies>["create"],
+    ) =>
+    (store: RequestStore | undefined): Effect.Effect<unknown, unknown> =>
+      Effect.flatMap(
+        Effect.forEach(nodes, (dependency) =>
+          dependency === undefined
+            ? Effect.succeed(undefined)
+            : injector.instance(dependency, store),
+        ),
+        (args) => Effect.try({ try: () => create(args), catch: (error) => error }),
+      );
   /** Transient enhancers, one per consumer (controller) and class, as NestJS's inquirers. */
   const transients = new Map<Function, Map<Function, EnhancerRef<unknown>>>();
   const fromClass = (
@@ -153,15 +168,7 @@ export const enhancerResolver = (injector: Injector) => {
         catch: (error) => error,
       }),
       ({ nodes, create }): Effect.Effect<EnhancerRef<unknown>, unknown> => {
-        const build = (store: RequestStore | undefined) =>
-          Effect.flatMap(
-            Effect.forEach(nodes, (dependency) =>
-              dependency === undefined
-                ? Effect.succeed(undefined)
-                : injector.instance(dependency, store),
-            ),
-            (args) => Effect.try({ try: () => create(args), catch: (error) => error }),
-          );
+        const build = construct(nodes, create);
         if (nodes.some((dependency) => dependency?.scope === Scope.REQUEST)) {
           return Effect.succeed({ _tag: "PerRequest", make: build });
         }
@@ -209,15 +216,7 @@ export const enhancerResolver = (injector: Injector) => {
     const node = injector.lookup(cls as InjectionToken);
     if (node !== undefined) return (store) => injector.instance(node, store);
     const { nodes, create } = classDependencies(cls, injector, where);
-    return (store) =>
-      Effect.flatMap(
-        Effect.forEach(nodes, (dependency) =>
-          dependency === undefined
-            ? Effect.succeed(undefined)
-            : injector.instance(dependency, store),
-        ),
-        (args) => Effect.try({ try: () => create(args), catch: (error) => error }),
-      );
+    return construct(nodes, create);
   };
   return <T>(
     enhancer: T | AbstractType<T>,
