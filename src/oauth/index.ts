@@ -61,8 +61,6 @@ export {
   OAuthProvider,
   type OAuthProviderService,
   type ProviderSettings,
-  type ResolvedProviderSettings,
-  resolveSettings,
 } from "./OAuthProvider.js";
 export { liveProviderSource, OAuthProviderSource } from "./OAuthProviderSource.js";
 export {
@@ -151,7 +149,6 @@ export type { RedisTransactionStoreOptions } from "./RedisTransactionStore.js";
  * @since 0.1.0
  */
 export * as RedisTransactionStore from "./RedisTransactionStore.js";
-export { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
 export {
   defaultScopes,
   isCustomProviderName,
@@ -161,15 +158,6 @@ export {
   supportedProviders,
   usesPkce,
 } from "./SupportedProvider.js";
-export {
-  COOKIE_NAME,
-  clearTransactionCookie,
-  cookieName,
-  readTransactionCookie,
-  SECURE_COOKIE_NAME,
-  setTransactionCookie,
-  transactionCookie,
-} from "./TransactionCookie.js";
 export {
   MIN_SEALING_KEY_LENGTH,
   makeSealer,

@@ -54,9 +54,3 @@ export {
   type SessionStoreService,
 } from "./SessionStore.js";
 export { SessionTooLarge } from "./SessionTooLarge.js";
-/**
- * A `Session` for tests: signed in as the given user, or signed out, without cookies.
- *
- * @since 0.1.0
- */
-export * as TestSession from "./TestSession.js";
