@@ -74,7 +74,7 @@ export class LoginController {
     } catch (error) {
       // A refusal answers in the standard shape, and the cookie is cleared all the same.
       if (!isHttpError(error)) throw error;
-      res.status(error.getStatus()).json(error.getResponse());
+      res.status(error.statusCode).json({ statusCode: error.statusCode, message: error.message });
     }
   }
 }
