@@ -75,11 +75,6 @@ export {
   type OAuthUser,
   toCallbackResult,
 } from "./OAuthResult.js";
-export type {
-  OAuthRoutesOptions,
-  OAuthRoutesSession,
-  OAuthSuccessHandler,
-} from "./OAuthRoutes.js";
 /**
  * The Effect face's social-login routes (`/login/:provider`, the callback, the session routes) as
  * `HttpLayerRouter` routes, and their `HttpApi` description.
@@ -141,7 +136,6 @@ export * as OidcProvider from "./providers/oidc.js";
  */
 export * as TwitterProvider from "./providers/twitter.js";
 export { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
-export type { RedisTransactionStoreOptions } from "./RedisTransactionStore.js";
 /**
  * A `TransactionStore` in Redis: sign-in transactions shared by every instance of a scaled-out
  * app.
