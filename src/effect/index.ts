@@ -10,6 +10,20 @@
 import "../di/reflectMetadata.js";
 
 /**
+ * The deepest nesting a JSON request body may have (default 1000): checked right after parsing,
+ * before anything recursive walks the value; `withJsonDepthLimit` sets it on the Effect face.
+ *
+ * @since 0.1.0
+ */
+export * as JsonDepth from "../http/JsonDepth.js";
+/**
+ * Liveness and readiness probe routes (`/health` and `/ready` by default) for the Effect face,
+ * answered from the app's `HealthCheck`s.
+ *
+ * @since 0.1.0
+ */
+export * as Health from "../lifecycle/Health.js";
+/**
  * CORS middleware: answers preflight requests and adds the `Access-Control-*` headers that
  * `CorsOptions` allow.
  *
@@ -24,33 +38,6 @@ export * as Cors from "../middleware/Cors.js";
  */
 export * as Csrf from "../middleware/Csrf.js";
 /**
- * The standard error bodies as Schemas, to declare an `HttpApi` endpoint's failures with.
- *
- * @since 0.1.0
- */
-export * as ErrorBodies from "../openapi/ErrorBodies.js";
-/**
- * Guards on the Effect face: `guard` runs a check before a handler, `authenticate` provides the
- * `CurrentUser`.
- *
- * @since 0.1.0
- */
-export * as Guards from "../pipeline/Guards.js";
-/**
- * Liveness and readiness probe routes (`/health` and `/ready` by default) for the Effect face,
- * answered from the app's `HealthCheck`s.
- *
- * @since 0.1.0
- */
-export * as Health from "../lifecycle/Health.js";
-/**
- * The deepest nesting a JSON request body may have (default 1000): checked right after parsing,
- * before anything recursive walks the value; `withJsonDepthLimit` sets it on the Effect face.
- *
- * @since 0.1.0
- */
-export * as JsonDepth from "../http/JsonDepth.js";
-/**
  * The in-process `RateLimitStore`: counters in memory, for one instance.
  *
  * @since 0.1.0
@@ -63,20 +50,6 @@ export * as MemoryRateLimitStore from "../middleware/MemoryRateLimitStore.js";
  * @since 0.1.0
  */
 export * as Middleware from "../middleware/Middleware.js";
-/**
- * The Effect face's OpenAPI document and docs page: one document built from `HttpApi`s, served
- * with a rendered page.
- *
- * @since 0.1.0
- */
-export * as OpenApiDocs from "../openapi/OpenApiDocs.js";
-/**
- * The types of an OpenAPI 3.1 document as Strata builds it (operations, parameters, responses,
- * security schemes).
- *
- * @since 0.1.0
- */
-export type * as OpenApiDocument from "../openapi/OpenApiDocument.js";
 /**
  * Rate-limiting middleware: a fixed window of requests per client, counted in a `RateLimitStore`;
  * 429 past the limit.
@@ -112,13 +85,6 @@ export * as RequestInfo from "../middleware/RequestInfo.js";
  */
 export * as RequestLogger from "../middleware/RequestLogger.js";
 /**
- * The OpenAPI description of a plain `HttpLayerRouter` route: `describeRoute(route, api)` gives
- * it the `HttpApi` it serves.
- *
- * @since 0.1.0
- */
-export * as RouteDescription from "../openapi/RouteDescription.js";
-/**
  * The same-origin check of state-changing requests (the one `POST /auth/logout` uses): a guard,
  * middleware, or one step of a route.
  *
@@ -133,6 +99,40 @@ export * as SameOrigin from "../middleware/SameOrigin.js";
  */
 export * as SecurityHeaders from "../middleware/SecurityHeaders.js";
 /**
+ * Request timeout middleware: a request whose response is not ready in time is interrupted and
+ * answered 408.
+ *
+ * @since 0.1.0
+ */
+export * as Timeout from "../middleware/Timeout.js";
+/**
+ * The standard error bodies as Schemas, to declare an `HttpApi` endpoint's failures with.
+ *
+ * @since 0.1.0
+ */
+export * as ErrorBodies from "../openapi/ErrorBodies.js";
+/**
+ * The Effect face's OpenAPI document and docs page: one document built from `HttpApi`s, served
+ * with a rendered page.
+ *
+ * @since 0.1.0
+ */
+export * as OpenApiDocs from "../openapi/OpenApiDocs.js";
+/**
+ * The types of an OpenAPI 3.1 document as Strata builds it (operations, parameters, responses,
+ * security schemes).
+ *
+ * @since 0.1.0
+ */
+export type * as OpenApiDocument from "../openapi/OpenApiDocument.js";
+/**
+ * The OpenAPI description of a plain `HttpLayerRouter` route: `describeRoute(route, api)` gives
+ * it the `HttpApi` it serves.
+ *
+ * @since 0.1.0
+ */
+export * as RouteDescription from "../openapi/RouteDescription.js";
+/**
  * Drop-in `HttpApiBuilder.group` and `HttpLayerRouter.addHttpApi` that keep `HttpApi` routes on
  * Strata's fast path (no context swap per request, Schemas compiled once).
  *
@@ -140,19 +140,12 @@ export * as SecurityHeaders from "../middleware/SecurityHeaders.js";
  */
 export * as StrataHttpApi from "../openapi/StrataHttpApi.js";
 /**
- * The Effect face's server: `serve` runs `HttpLayerRouter` routes (and a compiled `StrataApp`) on
- * Strata's fast Node server, `layerNode` listens.
+ * Guards on the Effect face: `guard` runs a check before a handler, `authenticate` provides the
+ * `CurrentUser`.
  *
  * @since 0.1.0
  */
-export * as StrataServer from "../server/StrataServer.js";
-/**
- * Request timeout middleware: a request whose response is not ready in time is interrupted and
- * answered 408.
- *
- * @since 0.1.0
- */
-export * as Timeout from "../middleware/Timeout.js";
+export * as Guards from "../pipeline/Guards.js";
 /**
  * Multipart uploads within limits: `read` and `readUpload` stream a `multipart/form-data` body
  * into fields and files.
@@ -173,3 +166,10 @@ export * as Validation from "../pipeline/Validation.js";
  * @since 0.1.0
  */
 export * as Versioning from "../pipeline/Versioning.js";
+/**
+ * The Effect face's server: `serve` runs `HttpLayerRouter` routes (and a compiled `StrataApp`) on
+ * Strata's fast Node server, `layerNode` listens.
+ *
+ * @since 0.1.0
+ */
+export * as StrataServer from "../server/StrataServer.js";
