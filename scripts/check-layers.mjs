@@ -55,6 +55,8 @@ export const LAYERS = [
   { name: "openapi", folders: ["openapi"] },
   // The app compiler: StrataApp, StrataApp.layer, NestFactory.
   { name: "app", folders: ["app"] },
+  // The Effect face's entry (`effect-strata/effect`): a namespace per module of the layers below.
+  { name: "effect", folders: ["effect"] },
   // Feature modules, each over the app.
   { name: "session", folders: ["session"] },
   { name: "oauth", folders: ["oauth"] },

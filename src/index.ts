@@ -1,8 +1,10 @@
 /**
- * Strata: an Effect-typed application framework with a NestJS-style decorator facade.
- *
- * Classic face: `@Module`, `@Controller`, `@Get`, `@Injectable`, ... and `new StrataApp(AppModule)`.
- * Effect face: `StrataApp.layer(AppModule)` and `StrataServer.serve(routes)` on `@effect/platform`.
+ * `effect-strata`: the classic face, what a NestJS developer imports from `@nestjs/common` and
+ * `@nestjs/core` (`@Module`, `@Controller`, `@Get`, `@Injectable`, `NestFactory`, exceptions,
+ * pipes, guards, middleware classes, ...), and the values both faces share (the `HttpError`
+ * failures, `jsonResponse`, `StrataApp` and its `StrataApp.layer`). Every name is flat, as
+ * NestJS has it. The Effect face is `effect-strata/effect`: one namespace per module
+ * (`StrataServer`, `Middleware`, `Validation`, ...), as `@effect/platform` exports them.
  *
  * @since 0.1.0
  */
@@ -61,18 +63,15 @@ export { Inject, type InjectTarget } from "./di/Inject.js";
 export {
   Injectable,
   type InjectableOptions,
-  SERVICE_REPOSITORY_METADATA,
   Service,
   type ServiceOptions,
 } from "./di/Injectable.js";
-export { Injector } from "./di/Injector.js";
 export {
   type DynamicModule,
   Module,
   type ModuleImport,
   type ModuleImportLike,
   type ModuleOptions,
-  StrataModule,
 } from "./di/Module.js";
 export {
   type ContextId,
@@ -100,7 +99,7 @@ export {
   INQUIRER,
   LazyModuleLoader,
 } from "./di/Unsupported.js";
-export { type ErrorBody, errorBody, validationError } from "./http/ErrorResponse.js";
+export type { ErrorBody } from "./http/ErrorResponse.js";
 export {
   BadGatewayError,
   BadRequestError,
@@ -127,15 +126,6 @@ export {
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from "./http/HttpError.js";
-/**
- * The deepest nesting a JSON request body may have (default 1000): checked right after parsing,
- * before anything recursive walks the value; `withJsonDepthLimit` sets it on the Effect face.
- *
- * @since 0.1.0
- */
-export * as JsonDepth from "./http/JsonDepth.js";
-export { DEFAULT_JSON_DEPTH_LIMIT } from "./http/JsonDepth.js";
-export { DEFAULT_BODY_LIMIT, readBody } from "./http/RequestBody.js";
 export type { RawBodyRequest, RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
 export { StreamableFile, type StreamableFileOptions } from "./http/StreamableFile.js";
@@ -145,146 +135,46 @@ export type {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from "./lifecycle/ApplicationHooks.js";
-export type { HealthOptions } from "./lifecycle/Health.js";
-/**
- * Liveness and readiness probe routes (`/health` and `/ready` by default) for the Effect face,
- * answered from the app's `HealthCheck`s.
- *
- * @since 0.1.0
- */
-export * as Health from "./lifecycle/Health.js";
-export {
-  DEFAULT_CHECK_TIMEOUT,
-  type HealthCheck,
-  type HealthCheckOutcome,
-  type HealthCheckResult,
-  type HealthReport,
-  type HealthStatus,
+export type {
+  HealthCheck,
+  HealthCheckOutcome,
+  HealthCheckResult,
+  HealthReport,
+  HealthStatus,
 } from "./lifecycle/HealthCheck.js";
 export { HealthCheckManager } from "./lifecycle/HealthCheckManager.js";
-export { HealthPaths } from "./lifecycle/HealthPaths.js";
 export type { OnModuleDestroy, OnModuleInit } from "./lifecycle/LifecycleHooks.js";
 export { OperationsModule } from "./lifecycle/OperationsModule.js";
 export { type ShutdownHandler, ShutdownManager } from "./lifecycle/ShutdownManager.js";
-/**
- * CORS middleware: answers preflight requests and adds the `Access-Control-*` headers that
- * `CorsOptions` allow.
- *
- * @since 0.1.0
- */
-export * as Cors from "./middleware/Cors.js";
 export {
   CorsMiddleware,
   type CorsOptions,
   type CorsOptionsDelegate,
   type CorsRequest,
 } from "./middleware/Cors.js";
-/**
- * CSRF protection middleware: a signed double-submit token bound to the client; a request other
- * than `GET`, `HEAD` or `OPTIONS` without it in `x-csrf-token` is refused with 403.
- *
- * @since 0.1.0
- */
-export * as Csrf from "./middleware/Csrf.js";
 export { CsrfMiddleware, type CsrfOptions } from "./middleware/Csrf.js";
 export { EffectMiddleware } from "./middleware/EffectMiddleware.js";
 export {
-  GlobalMiddlewareManager,
-  type MiddlewareLike,
-} from "./middleware/GlobalMiddlewareManager.js";
-/**
- * The in-process `RateLimitStore`: counters in memory, for one instance.
- *
- * @since 0.1.0
- */
-export * as MemoryRateLimitStore from "./middleware/MemoryRateLimitStore.js";
-/**
- * Helpers to write, compose and scope Effect-face middleware (`HttpMiddleware`) without spelling
- * out their generic signatures.
- *
- * @since 0.1.0
- */
-export * as Middleware from "./middleware/Middleware.js";
-/**
- * Rate-limiting middleware: a fixed window of requests per client, counted in a `RateLimitStore`;
- * 429 past the limit.
- *
- * @since 0.1.0
- */
-export * as RateLimit from "./middleware/RateLimit.js";
-export {
-  DEFAULT_RATE_LIMIT,
   RateLimitMiddleware,
   type RateLimitOptions,
 } from "./middleware/RateLimit.js";
-export {
-  type BucketTake,
-  RateLimitStore,
-  RateLimitStoreError,
-  type WindowCount,
-} from "./middleware/RateLimitStore.js";
-export type { RedisRateLimitStoreOptions } from "./middleware/RedisRateLimitStore.js";
-/**
- * A `RateLimitStore` in Redis, shared by every instance of a scaled-out app.
- *
- * @since 0.1.0
- */
-export * as RedisRateLimitStore from "./middleware/RedisRateLimitStore.js";
-export type { TrustProxy } from "./middleware/RequestInfo.js";
-/**
- * What middleware read of a request: its canonical path, path-prefix matching, the client's
- * address and scheme behind trusted proxies.
- *
- * @since 0.1.0
- */
-export * as RequestInfo from "./middleware/RequestInfo.js";
-/**
- * Request logging middleware: one log line per request (method, path without query, status,
- * duration).
- *
- * @since 0.1.0
- */
-export * as RequestLogger from "./middleware/RequestLogger.js";
 export { LoggerMiddleware, type LoggerOptions } from "./middleware/RequestLogger.js";
-/**
- * The same-origin check of state-changing requests (the one `POST /auth/logout` uses): a guard,
- * middleware, or one step of a route.
- *
- * @since 0.1.0
- */
-export * as SameOrigin from "./middleware/SameOrigin.js";
 export {
   SameOriginGuard,
   SameOriginMiddleware,
   type SameOriginOptions,
 } from "./middleware/SameOrigin.js";
-/**
- * Security headers middleware: Content-Security-Policy, HSTS, `X-Content-Type-Options` and related
- * headers on every response.
- *
- * @since 0.1.0
- */
-export * as SecurityHeaders from "./middleware/SecurityHeaders.js";
 export {
-  DEFAULT_CONTENT_SECURITY_POLICY,
   type HstsOptions,
   SecurityHeadersMiddleware,
   type SecurityHeadersOptions,
 } from "./middleware/SecurityHeaders.js";
-export {
-  fromStrataMiddleware,
-  type MiddlewareContext,
-  type MiddlewareNext,
-  type StrataMiddleware,
+export type {
+  MiddlewareContext,
+  MiddlewareNext,
+  StrataMiddleware,
 } from "./middleware/StrataMiddleware.js";
-/**
- * Request timeout middleware: a request whose response is not ready in time is interrupted and
- * answered 408.
- *
- * @since 0.1.0
- */
-export * as Timeout from "./middleware/Timeout.js";
-export { DEFAULT_TIMEOUT, TimeoutMiddleware, type TimeoutOptions } from "./middleware/Timeout.js";
+export { TimeoutMiddleware, type TimeoutOptions } from "./middleware/Timeout.js";
 export { applyDecorators } from "./nest/applyDecorators.js";
 export {
   CLASS_SERIALIZER_DEFAULTS,
@@ -388,7 +278,6 @@ export {
 } from "./openapi/ApiResponse.js";
 export { ApiBearerAuth, ApiSecurity } from "./openapi/ApiSecurity.js";
 export { ApiTags } from "./openapi/ApiTags.js";
-export { ErrorBodySchema, ValidationErrorBodySchema } from "./openapi/ErrorBodies.js";
 /** NestJS's mapped types over class DTOs, their validation and API description kept. */
 export {
   IntersectionType,
@@ -396,34 +285,7 @@ export {
   PartialType,
   PickType,
 } from "./openapi/MappedTypes.js";
-/**
- * The Effect face's OpenAPI document and docs page: one document built from `HttpApi`s, served
- * with a rendered page.
- *
- * @since 0.1.0
- */
-export * as OpenApiDocs from "./openapi/OpenApiDocs.js";
-/**
- * The types of an OpenAPI 3.1 document as Strata builds it (operations, parameters, responses,
- * security schemes).
- *
- * @since 0.1.0
- */
-export type * as OpenApiDocument from "./openapi/OpenApiDocument.js";
-export {
-  DEFAULT_DOCS_PATH,
-  DEFAULT_OPENAPI_PATH,
-  DOCS_CONTENT_SECURITY_POLICY,
-  type OpenApiOptions,
-} from "./openapi/OpenApiOptions.js";
-export { describeRoute, type RouteDescription } from "./openapi/RouteDescription.js";
-/**
- * Drop-in `HttpApiBuilder.group` and `HttpLayerRouter.addHttpApi` that keep `HttpApi` routes on
- * Strata's fast path (no context swap per request, Schemas compiled once).
- *
- * @since 0.1.0
- */
-export * as StrataHttpApi from "./openapi/StrataHttpApi.js";
+export type { OpenApiOptions } from "./openapi/OpenApiOptions.js";
 export type { CanActivate, GuardLike } from "./pipeline/CanActivate.js";
 export type {
   ClassTransformOptions,
@@ -436,13 +298,6 @@ export type {
   ExecutionContext,
   HttpArgumentsHost,
 } from "./pipeline/ExecutionContext.js";
-/**
- * Guards on the Effect face: `guard` runs a check before a handler, `authenticate` provides the
- * `CurrentUser`.
- *
- * @since 0.1.0
- */
-export * as Guards from "./pipeline/Guards.js";
 export {
   type CallHandler,
   Interceptor,
@@ -455,28 +310,7 @@ export {
   type PipeLike,
   PipeTransform,
 } from "./pipeline/PipeTransform.js";
-/**
- * Multipart uploads within limits: `read` and `readUpload` stream a `multipart/form-data` body
- * into fields and files.
- *
- * @since 0.1.0
- */
-export * as Uploads from "./pipeline/Uploads.js";
-export { DEFAULT_UPLOAD_LIMITS, type Upload, type UploadLimits } from "./pipeline/Uploads.js";
-export type { DtoSchema, ValidationOptions } from "./pipeline/Validation.js";
-/**
- * Schema validation of a request's body, query and path parameters on the Effect face, answering
- * 400 in the standard error shape.
- *
- * @since 0.1.0
- */
-export * as Validation from "./pipeline/Validation.js";
-/**
- * API versioning on the Effect face: routes by version from the URI, a header or the media type.
- *
- * @since 0.1.0
- */
-export * as Versioning from "./pipeline/Versioning.js";
+export type { Upload, UploadLimits } from "./pipeline/Uploads.js";
 export {
   VERSION_NEUTRAL,
   type VersionId,
@@ -501,11 +335,3 @@ export { sanitizeObject } from "./sanitize/sanitizeObject.js";
 export { sanitizeSql } from "./sanitize/sanitizeSql.js";
 export { sanitizeString } from "./sanitize/sanitizeString.js";
 export { sanitizeUrl } from "./sanitize/sanitizeUrl.js";
-export { AppServing, type AppServingOptions } from "./server/AppServing.js";
-/**
- * The Effect face's server: `serve` runs `HttpLayerRouter` routes (and a compiled `StrataApp`) on
- * Strata's fast Node server, `layerNode` listens.
- *
- * @since 0.1.0
- */
-export * as StrataServer from "./server/StrataServer.js";

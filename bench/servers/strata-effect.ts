@@ -8,24 +8,29 @@ import type * as ContextNS from "effect/Context";
 import type * as EffectNS from "effect/Effect";
 import type * as LayerNS from "effect/Layer";
 import { makeApp } from "./lib/effect-routes.js";
-import { loadStrata } from "./lib/strata.js";
+import { loadStrata, STRATA_EFFECT } from "./lib/strata.js";
 
-const [strata, Effect, Context, Layer, HttpLayerRouter, NodeRuntime] = (await loadStrata(
-  "effect/Effect",
-  "effect/Context",
-  "effect/Layer",
-  "@effect/platform/HttpLayerRouter",
-  "@effect/platform-node/NodeRuntime",
-)) as [
-  // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
-  any,
-  typeof EffectNS,
-  typeof ContextNS,
-  typeof LayerNS,
-  typeof HttpLayerRouterNS,
-  typeof NodeRuntimeNS,
-];
-const { StrataServer, jsonResponse } = strata;
+const [strata, strataEffect, Effect, Context, Layer, HttpLayerRouter, NodeRuntime] =
+  (await loadStrata(
+    STRATA_EFFECT,
+    "effect/Effect",
+    "effect/Context",
+    "effect/Layer",
+    "@effect/platform/HttpLayerRouter",
+    "@effect/platform-node/NodeRuntime",
+  )) as [
+    // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
+    any,
+    // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
+    any,
+    typeof EffectNS,
+    typeof ContextNS,
+    typeof LayerNS,
+    typeof HttpLayerRouterNS,
+    typeof NodeRuntimeNS,
+  ];
+const { jsonResponse } = strata;
+const { StrataServer } = strataEffect;
 
 const { routes, UsersServiceLive } = makeApp({
   Context,

@@ -14,10 +14,11 @@ import type * as EffectNS from "effect/Effect";
 import type * as LayerNS from "effect/Layer";
 import type * as SchemaNS from "effect/Schema";
 import { makeHttpApiApp } from "./lib/httpapi-routes.js";
-import { loadStrata } from "./lib/strata.js";
+import { loadStrata, STRATA_EFFECT } from "./lib/strata.js";
 
 const [
-  strata,
+  ,
+  strataEffect,
   Context,
   Effect,
   Layer,
@@ -30,6 +31,7 @@ const [
   NodeHttpServer,
   NodeRuntime,
 ] = (await loadStrata(
+  STRATA_EFFECT,
   "effect/Context",
   "effect/Effect",
   "effect/Layer",
@@ -42,6 +44,7 @@ const [
   "@effect/platform-node/NodeHttpServer",
   "@effect/platform-node/NodeRuntime",
 )) as [
+  unknown,
   // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
   any,
   typeof ContextNS,
@@ -56,7 +59,7 @@ const [
   typeof NodeHttpServerNS,
   typeof NodeRuntimeNS,
 ];
-const { StrataServer, StrataHttpApi } = strata;
+const { StrataServer, StrataHttpApi } = strataEffect;
 
 const { routes, UsersServiceLive } = makeHttpApiApp({
   Context,

@@ -3,7 +3,6 @@
 // compared with validateState on the callback. The built-in routes are turned off.
 import {
   Controller,
-  errorBody,
   Get,
   Headers,
   Inject,
@@ -75,7 +74,7 @@ export class LoginController {
     } catch (error) {
       // A refusal answers in the standard shape, and the cookie is cleared all the same.
       if (!isHttpError(error)) throw error;
-      res.status(error.statusCode).json(errorBody(error));
+      res.status(error.statusCode).json({ statusCode: error.statusCode, message: error.message });
     }
   }
 }

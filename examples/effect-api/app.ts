@@ -15,18 +15,14 @@ import * as Schema from "effect/Schema";
 import {
   type BadRequestError,
   ForbiddenError,
-  Guards,
-  Middleware,
   NotFoundError,
   type PayloadTooLargeError,
   type RequestUser,
   UnauthorizedError,
   type UploadedFile,
-  Uploads,
-  Validation,
-  Versioning,
   VersioningType,
 } from "effect-strata";
+import { Guards, Middleware, Uploads, Validation, Versioning } from "effect-strata/effect";
 
 /** What a client sends to create or replace a book. */
 export class BookInput extends Schema.Class<BookInput>("BookInput")({

@@ -2,7 +2,7 @@ import * as HttpServer from "@effect/platform/HttpServer";
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import { StrataServer } from "effect-strata";
+import { StrataServer } from "effect-strata/effect";
 import { AppMiddleware, AppRoutes, Services } from "./app.js";
 
 const port = Number(process.env.PORT ?? 3000);

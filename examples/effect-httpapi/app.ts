@@ -10,7 +10,8 @@ import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
-import { NotFoundError, OpenApiDocs, StrataHttpApi } from "effect-strata";
+import { NotFoundError } from "effect-strata";
+import { OpenApiDocs, StrataHttpApi } from "effect-strata/effect";
 
 /** A book as the API returns it. */
 export class Book extends Schema.Class<Book>("Book")({

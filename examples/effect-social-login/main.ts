@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
-import { StrataServer } from "effect-strata";
+import { StrataServer } from "effect-strata/effect";
 import { AppRoutes, AppServices, OAuthLive } from "./app.js";
 import { Providers } from "./Providers.js";
 

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { RateLimitMiddleware, RedisRateLimitStore, StrataApp } from "effect-strata";
+import { RateLimitMiddleware, StrataApp } from "effect-strata";
 import { DevIdentityProviderError, endpointsFor } from "effect-strata/devidp";
+import { RedisRateLimitStore } from "effect-strata/effect";
 import { servedBy } from "../cluster/servedBy.js";
 import { sharedDevClients } from "../cluster/sharedDevClients.js";
 import { createAppModule } from "./app.js";

@@ -40,6 +40,7 @@ for (const option of ["blockTags", "excludeTags"])
   app.options.setValue(option, [...app.options.getValue(option), "@ts-ignore"]);
 const project = await app.convert();
 if (project === undefined) fail("TypeDoc could not convert the project");
+nameModulesByEntry(project);
 app.validate(project);
 // typedoc.json treats warnings as errors, but only TypeDoc's command line applies that: here, by hand.
 const undocumented = app.logger.hasErrors() || app.logger.hasWarnings();
@@ -126,9 +127,9 @@ function examplePrelude() {
   const typeOnly = ReflectionKind.Interface | ReflectionKind.TypeAlias;
   // One entry point: its exports are the project's children (TypeDoc makes no module of it).
   const modules =
-    entryPoints.length === 1 ? [{ name: "index", children: project.children }] : project.children;
+    entryPoints.length === 1 ? [{ name: pkg.name, children: project.children }] : project.children;
   for (const module of modules ?? []) {
-    const from = module.name === "index" ? pkg.name : `${pkg.name}/${module.name}`;
+    const from = module.name;
     // A value and a type of one name are one import; a name that is only a type is imported
     // as one (`type X`), as a decorated parameter's type must be under isolatedModules.
     const names = new Map();
@@ -141,6 +142,22 @@ function examplePrelude() {
     if (specifiers.length > 0) lines.push(`import { ${specifiers.join(", ")} } from "${from}";`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The reference is grouped by entry point: each module TypeDoc makes of one (`index`, `effect`,
+ * `oauth`, ...) is named by its import specifier (`effect-strata`, `effect-strata/effect`, ...).
+ */
+function nameModulesByEntry(project) {
+  if (entryPoints.length === 1) return;
+  const specifiers = Object.keys(pkg.exports).map((key) =>
+    key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`,
+  );
+  for (const module of project.children ?? []) {
+    const specifier = module.name === "index" ? pkg.name : `${pkg.name}/${module.name}`;
+    if (!specifiers.includes(specifier)) fail(`module ${module.name} is no entry of package.json`);
+    module.name = specifier;
+  }
 }
 
 /** `npm ci` in scripts/api-docs unless its node_modules already match its lockfile. */

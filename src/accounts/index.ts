@@ -49,7 +49,6 @@ export { AccountsService, type ClassicTokens } from "./AccountsService.js";
  * @since 0.1.0
  */
 export * as MemoryAccountStore from "./MemoryAccountStore.js";
-export type { PgAccountStoreOptions, SqliteAccountStoreOptions } from "./SqlAccountStore.js";
 /**
  * An `AccountStore` in SQL (`@effect/sql`): SQLite through `sqlite`, PostgreSQL through `pg`, or
  * any `SqlClient` through `layer`.

@@ -80,11 +80,11 @@ const rethrow = (cause: Cause.Cause<unknown>): never => {
 export class StrataApp {
   /**
    * The Effect face of an app, the whole of it: a Layer that builds its providers (the
-   * {@link Injector}; `onModuleInit` runs as it is built, the shutdown handlers then
+   * `Injector`; `onModuleInit` runs as it is built, the shutdown handlers then
    * `onModuleDestroy` as its scope closes) and adds its controllers' routes and the health probes
    * to the `HttpLayerRouter`, with the global guards, pipes, interceptors and filters of
    * `options`. Its app-wide middleware (`globalMiddleware`, `middleware`), `tracing`, `logger` and
-   * readiness on shutdown reach the server through {@link AppServing}: merged with your own
+   * readiness on shutdown reach the server through `AppServing`: merged with your own
    * routes and served with `StrataServer.serve` on `StrataServer.layerNode`, it is the app
    * `listen` serves. Give `routerConfig` to `serve` as well; the drain deadline is
    * `layerNode`'s `shutdownTimeout`, and signals are the runtime's (`NodeRuntime.runMain`).
@@ -95,7 +95,8 @@ export class StrataApp {
    * import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
    * import * as NodeRuntime from "@effect/platform-node/NodeRuntime";
    * import { Effect, Layer } from "effect";
-   * import { CorsMiddleware, jsonResponse, StrataApp, StrataServer } from "effect-strata";
+   * import { CorsMiddleware, jsonResponse, StrataApp } from "effect-strata";
+   * import { StrataServer } from "effect-strata/effect";
    *
    * declare class AppModule {} // the app's root module
    * const MyRoutes = HttpLayerRouter.add("GET", "/ping", Effect.sync(() => jsonResponse("pong")));

@@ -55,5 +55,5 @@ export const StrataModule =
     writeMetadata(MetadataKey.module, options, target);
   };
 
-/** Alias of {@link StrataModule}. @since 0.1.0 @category decorators */
+/** Declares a module (NestJS's `@Module`). @since 0.1.0 @category decorators */
 export const Module = StrataModule;

@@ -61,8 +61,6 @@ export {
   OAuthProvider,
   type OAuthProviderService,
   type ProviderSettings,
-  type ResolvedProviderSettings,
-  resolveSettings,
 } from "./OAuthProvider.js";
 export { liveProviderSource, OAuthProviderSource } from "./OAuthProviderSource.js";
 export {
@@ -77,11 +75,6 @@ export {
   type OAuthUser,
   toCallbackResult,
 } from "./OAuthResult.js";
-export type {
-  OAuthRoutesOptions,
-  OAuthRoutesSession,
-  OAuthSuccessHandler,
-} from "./OAuthRoutes.js";
 /**
  * The Effect face's social-login routes (`/login/:provider`, the callback, the session routes) as
  * `HttpLayerRouter` routes, and their `HttpApi` description.
@@ -143,7 +136,6 @@ export * as OidcProvider from "./providers/oidc.js";
  */
 export * as TwitterProvider from "./providers/twitter.js";
 export { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
-export type { RedisTransactionStoreOptions } from "./RedisTransactionStore.js";
 /**
  * A `TransactionStore` in Redis: sign-in transactions shared by every instance of a scaled-out
  * app.
@@ -151,7 +143,6 @@ export type { RedisTransactionStoreOptions } from "./RedisTransactionStore.js";
  * @since 0.1.0
  */
 export * as RedisTransactionStore from "./RedisTransactionStore.js";
-export { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
 export {
   defaultScopes,
   isCustomProviderName,
@@ -161,15 +152,6 @@ export {
   supportedProviders,
   usesPkce,
 } from "./SupportedProvider.js";
-export {
-  COOKIE_NAME,
-  clearTransactionCookie,
-  cookieName,
-  readTransactionCookie,
-  SECURE_COOKIE_NAME,
-  setTransactionCookie,
-  transactionCookie,
-} from "./TransactionCookie.js";
 export {
   MIN_SEALING_KEY_LENGTH,
   makeSealer,

@@ -57,7 +57,7 @@ export const document = <R = never>(
  * import type { HttpApi } from "@effect/platform";
  * import type * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
  * import { Layer } from "effect";
- * import { OpenApiDocs, StrataServer } from "effect-strata";
+ * import { OpenApiDocs, StrataServer } from "effect-strata/effect";
  * import { OAuthRoutes } from "effect-strata/oauth";
  *
  * declare const BooksApi: HttpApi.HttpApi.Any; // HttpApi.make("books").add(...)

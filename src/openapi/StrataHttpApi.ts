@@ -302,7 +302,7 @@ const compile = (
  * @example
  * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform";
  * import { Effect, Schema } from "effect";
- * import { StrataHttpApi } from "effect-strata";
+ * import { StrataHttpApi } from "effect-strata/effect";
  *
  * const Api = HttpApi.make("api").add(
  *   HttpApiGroup.make("hello").add(
@@ -355,7 +355,7 @@ const addedRoutes = new WeakMap<object, Set<HttpRouter.Route<unknown, unknown>>>
  * @example
  * import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform";
  * import { Effect, Layer, Schema } from "effect";
- * import { StrataHttpApi, StrataServer } from "effect-strata";
+ * import { StrataHttpApi, StrataServer } from "effect-strata/effect";
  *
  * const Api = HttpApi.make("api").add(
  *   HttpApiGroup.make("hello").add(

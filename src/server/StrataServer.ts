@@ -6,7 +6,6 @@ import * as Layer from "effect/Layer";
 import type { StartupError } from "../di/StartupError.js";
 import { NodeServer, type ServeOptions } from "../fastpath/FastPath.js";
 import type { ShutdownManager } from "../lifecycle/ShutdownManager.js";
-import type { AppServing } from "./AppServing.js";
 import { serveApp } from "./ServeApp.js";
 
 export type { ServeOptions };
@@ -21,7 +20,7 @@ type Requires<R> =
  * becomes a response in Strata's standard error shape: `{ statusCode, message, errors? }`,
  * 404 for unknown routes, 500 with nothing leaked for defects.
  *
- * An app Layer that provides {@link AppServing} (`StrataApp.layer` does) is served as it asks:
+ * An app Layer that provides `AppServing` (`StrataApp.layer` does) is served as it asks:
  * its app-wide middleware inside `options.middleware`, its `tracing` and `fiberMetrics` unless
  * `options` sets them, and its readiness down the moment the server's stop begins. Its
  * `routerConfig`, if any, must be given here too (the router is made before the app is built):

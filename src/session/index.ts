@@ -8,7 +8,6 @@
  */
 import "../di/reflectMetadata.js";
 
-export type { CookieSessionStoreOptions } from "./CookieSessionStore.js";
 /**
  * A `SessionStore` that keeps the session in the cookie itself, sealed (encrypted and signed): no
  * server-side storage.
@@ -22,14 +21,12 @@ export {
   CurrentUserPipe,
   OptionalCurrentUserPipe,
 } from "./CurrentUser.js";
-export type { MemorySessionStoreOptions } from "./MemorySessionStore.js";
 /**
  * The in-process `SessionStore`: sessions in memory, for one instance (development and tests).
  *
  * @since 0.1.0
  */
 export * as MemorySessionStore from "./MemorySessionStore.js";
-export type { RedisSessionStoreOptions } from "./RedisSessionStore.js";
 /**
  * A `SessionStore` in Redis, shared by every instance of a scaled-out app.
  *
@@ -54,9 +51,3 @@ export {
   type SessionStoreService,
 } from "./SessionStore.js";
 export { SessionTooLarge } from "./SessionTooLarge.js";
-/**
- * A `Session` for tests: signed in as the given user, or signed out, without cookies.
- *
- * @since 0.1.0
- */
-export * as TestSession from "./TestSession.js";

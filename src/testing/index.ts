@@ -13,7 +13,6 @@ import "../di/reflectMetadata.js";
  * @since 0.1.0
  */
 export * as TestSession from "../session/TestSession.js";
-export type { MockFailure, MockProviderOptions } from "./MockProvider.js";
 /**
  * Mocked OAuth providers for tests: sign-in flows that succeed with a given profile, or fail at a
  * chosen step, without network.

@@ -14,13 +14,13 @@ import {
   AccountsService,
   MemoryAccountStore,
 } from "../../src/accounts/index.js";
+import { Middleware } from "../../src/effect/index.js";
 import {
   Controller,
   EffectMiddleware,
   Get,
   Inject,
   Injectable,
-  Middleware,
   Module,
   type StrataApp,
   TimeoutMiddleware,

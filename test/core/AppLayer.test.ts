@@ -12,6 +12,8 @@ import * as Exit from "effect/Exit";
 import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
+import { Injector } from "../../src/di/Injector.js";
+import { StrataServer } from "../../src/effect/index.js";
 import {
   type ArgumentsHost,
   BadRequestError,
@@ -25,7 +27,6 @@ import {
   Get,
   HealthCheckManager,
   Injectable,
-  Injector,
   Interceptor,
   type MiddlewareContext,
   Module,
@@ -39,7 +40,6 @@ import {
   StrataApp,
   type StrataAppOptions,
   type StrataMiddleware,
-  StrataServer,
 } from "../../src/index.js";
 import { capturingLogger } from "../support/started.js";
 

@@ -5,11 +5,11 @@ import { describe, expect, it, layer } from "@effect/vitest";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
+import { Injector } from "../../src/di/Injector.js";
 import {
   Controller,
   Get,
   Injectable,
-  Injector,
   Module,
   NotFoundError,
   Param,

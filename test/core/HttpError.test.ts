@@ -10,6 +10,7 @@ import * as Option from "effect/Option";
 import * as ParseResult from "effect/ParseResult";
 import * as Schema from "effect/Schema";
 import { expectTypeOf } from "vitest";
+import { errorBody, validationError } from "../../src/http/ErrorResponse.js";
 import { directIsExact } from "../../src/http/HttpError.js";
 import {
   BadRequestError,
@@ -17,7 +18,6 @@ import {
   ConflictError,
   ConflictException,
   ErrorBody,
-  errorBody,
   ForbiddenError,
   ForbiddenException,
   HttpError,
@@ -36,7 +36,6 @@ import {
   TooManyRequestsException,
   UnauthorizedError,
   UnauthorizedException,
-  validationError,
 } from "../../src/index.js";
 
 const cases = [

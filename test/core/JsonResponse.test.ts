@@ -2,7 +2,8 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import { describe, expect, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import { jsonResponse, StrataServer } from "../../src/index.js";
+import { StrataServer } from "../../src/effect/index.js";
+import { jsonResponse } from "../../src/index.js";
 import { baseUrlOf } from "../support/baseUrl.js";
 
 const cycle: Record<string, unknown> = {};

@@ -16,11 +16,11 @@ import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import * as Stream from "effect/Stream";
+import { StrataServer } from "../../src/effect/index.js";
 import * as FastRouter from "../../src/fastpath/FastRouter.js";
 import * as NodeServer from "../../src/fastpath/NodeServer.js";
 import { NodeServerRequest } from "../../src/fastpath/NodeServerRequest.js";
 import { makeRouter } from "../../src/fastpath/ServeRouter.js";
-import { StrataServer } from "../../src/index.js";
 
 // ---------------------------------------------------------------------------------------------
 // Server and client helpers: real loopback traffic, every wait bounded.

@@ -29,6 +29,7 @@ const fresh = {
   Pretenuring: () => import("../../src/fastpath/Pretenuring.js"),
   NodeServer: () => import("../../src/fastpath/NodeServer.js"),
   strata: () => import("../../src/index.js"),
+  effectFace: () => import("../../src/effect/index.js"),
 };
 
 describe("disablePretenuring", () => {
@@ -69,7 +70,7 @@ describe("Strata's node server", () => {
   });
 
   it("StrataServer.layerNode passes allocationSitePretenuring on", async () => {
-    const strata = await fresh.strata();
+    const strata = await fresh.effectFace();
     const start = (allocationSitePretenuring?: boolean) =>
       Effect.runPromise(
         Effect.scoped(

@@ -9,8 +9,8 @@ import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as RuntimeFlags from "effect/RuntimeFlags";
 import * as Supervisor from "effect/Supervisor";
+import { StrataServer } from "../../src/effect/index.js";
 import { makeRequestFork, requestFiberClass } from "../../src/fastpath/RequestFibers.js";
-import { StrataServer } from "../../src/index.js";
 import * as Timeout from "../../src/middleware/Timeout.js";
 import { baseUrlOf } from "../support/baseUrl.js";
 

@@ -9,8 +9,9 @@ import * as Fiber from "effect/Fiber";
 import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
 import * as Scheduler from "effect/Scheduler";
+import { StrataServer } from "../../src/effect/index.js";
 import { requestScheduler } from "../../src/fastpath/RequestScheduler.js";
-import { jsonResponse, StrataServer } from "../../src/index.js";
+import { jsonResponse } from "../../src/index.js";
 import { baseUrlOf } from "../support/baseUrl.js";
 
 /** An app's own scheduler: Effect's scheduling, a distinct instance. */

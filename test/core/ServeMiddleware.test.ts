@@ -5,7 +5,8 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { describe, expect, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import { ConflictError, StrataServer, UnauthorizedError } from "../../src/index.js";
+import { StrataServer } from "../../src/effect/index.js";
+import { ConflictError, UnauthorizedError } from "../../src/index.js";
 import { baseUrlOf } from "../support/baseUrl.js";
 
 const routes = Layer.mergeAll(

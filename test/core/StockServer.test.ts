@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as LogLevel from "effect/LogLevel";
 import * as Schema from "effect/Schema";
+import { StrataServer } from "../../src/effect/index.js";
 import { withErrorResponses } from "../../src/http/ErrorResponse.js";
 import {
   Body,
@@ -23,7 +24,6 @@ import {
   ParseIntPipe,
   Post,
   StrataApp,
-  StrataServer,
   UseGuards,
 } from "../../src/index.js";
 import { baseUrlOf } from "../support/baseUrl.js";

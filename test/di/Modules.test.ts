@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { StrataModule } from "../../src/di/Module.js";
 import {
   Controller,
   type DynamicModule,
@@ -7,7 +8,6 @@ import {
   Injectable,
   Module,
   StartupError,
-  StrataModule,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
 import { appsClosedAfterEach } from "../support/apps.js";

@@ -1,15 +1,7 @@
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
-import {
-  Controller,
-  Get,
-  Inject,
-  Injectable,
-  Module,
-  Scope,
-  SERVICE_REPOSITORY_METADATA,
-  Service,
-} from "../../src/index.js";
+import { SERVICE_REPOSITORY_METADATA } from "../../src/di/Injectable.js";
+import { Controller, Get, Inject, Injectable, Module, Scope, Service } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
 import { appsClosedAfterEach } from "../support/apps.js";
 

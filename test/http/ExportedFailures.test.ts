@@ -15,9 +15,11 @@ import * as Logger from "effect/Logger";
 import * as LogLevel from "effect/LogLevel";
 import * as Accounts from "../../src/accounts/index.js";
 import * as DevIdp from "../../src/devidp/index.js";
+import * as EffectFace from "../../src/effect/index.js";
+import { StrataServer } from "../../src/effect/index.js";
 import { isCodedFailure } from "../../src/http/CodedFailure.js";
 import * as Core from "../../src/index.js";
-import { Controller, Get, Module, Param, StrataApp, StrataServer } from "../../src/index.js";
+import { Controller, Get, Module, Param, StrataApp } from "../../src/index.js";
 import * as OAuth from "../../src/oauth/index.js";
 import * as Session from "../../src/session/index.js";
 import * as Testing from "../../src/testing/index.js";
@@ -131,7 +133,7 @@ const table: ReadonlyMap<string, ReadonlyArray<Case>> = new Map([
   [
     "RateLimitStoreError",
     answers(
-      () => new Core.RateLimitStoreError({ message: SECRET }),
+      () => new EffectFace.RateLimitStore.RateLimitStoreError({ message: SECRET }),
       coded(503, "Service Unavailable", "rate_limit_store_unavailable"),
     ),
   ],
@@ -342,7 +344,8 @@ const table: ReadonlyMap<string, ReadonlyArray<Case>> = new Map([
 
 /** Every class an entry point exports whose instances are errors. */
 const exportedFailureClasses = (): ReadonlyArray<string> =>
-  [Core, OAuth, Session, Accounts, Testing, DevIdp].flatMap((entry) =>
+  // The Effect face's entry is namespaces: the failures are their members.
+  [Core, ...Object.values(EffectFace), OAuth, Session, Accounts, Testing, DevIdp].flatMap((entry) =>
     Object.entries(entry)
       .filter(
         ([, value]) =>

@@ -1,6 +1,7 @@
 import * as http from "node:http";
 import * as Effect from "effect/Effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_BODY_LIMIT } from "../../src/http/RequestBody.js";
 import {
   BadRequestError,
   BadRequestException,
@@ -8,7 +9,6 @@ import {
   ConflictError,
   ConflictException,
   Controller,
-  DEFAULT_BODY_LIMIT,
   ForbiddenError,
   ForbiddenException,
   Get,

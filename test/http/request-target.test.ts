@@ -7,16 +7,15 @@ import { describe, expect, it } from "@effect/vitest";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
+import { Middleware, StrataServer } from "../../src/effect/index.js";
 import { canonicalTarget } from "../../src/http/RequestTarget.js";
 import {
   Controller,
   Get,
-  Middleware,
   type MiddlewareContext,
   Module,
   Query,
   StrataApp,
-  StrataServer,
   UnauthorizedError,
 } from "../../src/index.js";
 import { startedApps } from "../support/started.js";

@@ -2,10 +2,10 @@ import * as HttpClient from "@effect/platform/HttpClient";
 import { layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
+import { Health } from "../../src/effect/index.js";
 import {
   Controller,
   Get,
-  Health,
   HealthCheckManager,
   Injectable,
   LoggerMiddleware,

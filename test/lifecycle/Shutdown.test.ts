@@ -9,10 +9,10 @@ import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import { describe, expect, it } from "vitest";
+import { Health, StrataServer } from "../../src/effect/index.js";
 import {
   Controller,
   Get,
-  Health,
   HealthCheckManager,
   Injectable,
   jsonResponse,
@@ -21,7 +21,6 @@ import {
   Param,
   ShutdownManager,
   StrataApp,
-  StrataServer,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";
 import { capturingLogger } from "../support/started.js";

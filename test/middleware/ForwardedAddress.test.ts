@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RequestInfo } from "../../src/effect/index.js";
 import {
   Controller,
   Get,
@@ -6,7 +7,6 @@ import {
   RateLimitMiddleware,
   Req,
   type RequestContext,
-  RequestInfo,
   StrataApp,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";

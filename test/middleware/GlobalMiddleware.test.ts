@@ -6,13 +6,13 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { expect, layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import { describe, it } from "vitest";
+import { Middleware } from "../../src/effect/index.js";
 import {
   Controller,
   EffectMiddleware,
   ForbiddenError,
   Get,
   Injectable,
-  Middleware,
   type MiddlewareContext,
   type MiddlewareNext,
   Module,

@@ -6,19 +6,18 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as TestClock from "effect/TestClock";
 import { describe, expect, it } from "vitest";
+import { MemoryRateLimitStore, RateLimit } from "../../src/effect/index.js";
 import {
   Controller,
-  DEFAULT_RATE_LIMIT,
   ForbiddenError,
   Get,
-  MemoryRateLimitStore,
   Module,
-  RateLimit,
   RateLimitMiddleware,
   type RateLimitOptions,
   SecurityHeadersMiddleware,
   StrataApp,
 } from "../../src/index.js";
+import { DEFAULT_RATE_LIMIT } from "../../src/middleware/RateLimit.js";
 import { request, serveTest } from "../../src/testing/index.js";
 import { capturingLogger, startedApps } from "../support/started.js";
 import { rateLimitStoreContract } from "./support/rateLimitStoreContract.js";

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { RedisRateLimitStore } from "../../src/effect/index.js";
 import {
   Controller,
   Get,
   Module,
   RateLimitMiddleware,
   type RateLimitOptions,
-  RedisRateLimitStore,
   type StrataApp,
 } from "../../src/index.js";
 import { request } from "../../src/testing/index.js";

@@ -7,12 +7,12 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import { describe, expect, it } from "vitest";
+import { SameOrigin } from "../../src/effect/index.js";
 import {
   Controller,
   Get,
   Module,
   Post,
-  SameOrigin,
   SameOriginGuard,
   SameOriginMiddleware,
   StartupError,

@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   Controller,
   CsrfMiddleware,
-  DEFAULT_CONTENT_SECURITY_POLICY,
   Get,
   Header,
   Module,
   SecurityHeadersMiddleware,
   StrataApp,
 } from "../../src/index.js";
+import { DEFAULT_CONTENT_SECURITY_POLICY } from "../../src/middleware/SecurityHeaders.js";
 import { request } from "../../src/testing/index.js";
 import { startedApps } from "../support/started.js";
 

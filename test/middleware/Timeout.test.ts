@@ -8,24 +8,23 @@ import * as FiberId from "effect/FiberId";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
 import { describe, expect, it, vi } from "vitest";
+import { Middleware, Timeout } from "../../src/effect/index.js";
 import { outermostForms } from "../../src/fastpath/DecoratedRun.js";
 import {
   Controller,
   CorsMiddleware,
-  DEFAULT_TIMEOUT,
   Get,
   Injectable,
   LoggerMiddleware,
-  Middleware,
   Module,
   RateLimitMiddleware,
-  RateLimitStore,
   Scope,
   SecurityHeadersMiddleware,
   StrataApp,
-  Timeout,
   TimeoutMiddleware,
 } from "../../src/index.js";
+import { RateLimitStore } from "../../src/middleware/RateLimitStore.js";
+import { DEFAULT_TIMEOUT } from "../../src/middleware/Timeout.js";
 import { request, serveTest } from "../../src/testing/index.js";
 import { capturingLogger, startedApps } from "../support/started.js";
 

@@ -6,7 +6,7 @@ import { describe, expect, it, layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
-import { RequestInfo } from "../../src/index.js";
+import { RequestInfo } from "../../src/effect/index.js";
 import * as TrustProxy from "../../src/middleware/TrustProxy.js";
 import { serveTest } from "../../src/testing/index.js";
 

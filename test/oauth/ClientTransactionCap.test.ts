@@ -20,11 +20,11 @@ import {
   type OAuthConfigError,
   OAuthModule,
   OAuthRoutes,
-  type OAuthRoutesOptions,
   RedisTransactionStore,
   TransactionSealer,
   TransactionStore,
 } from "../../src/oauth/index.js";
+import type { OAuthRoutesOptions } from "../../src/oauth/OAuthRoutes.js";
 import { request, serveTest } from "../../src/testing/index.js";
 import { startedApps } from "../support/started.js";
 import { credentials } from "./fixtures.js";

@@ -15,8 +15,8 @@ import {
   type OAuthTransaction,
   oauthConfigFromEnv,
   SecureRandom,
-  validateState,
 } from "../../src/oauth/index.js";
+import { validateState } from "../../src/oauth/StateCheck.js";
 import { type MockCalls, mockProviderLayer } from "./support/mockProvider.js";
 
 const calls: MockCalls = { exchanges: [], profiles: 0 };

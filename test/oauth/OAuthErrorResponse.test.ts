@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as LogLevel from "effect/LogLevel";
-import { StrataServer } from "../../src/index.js";
+import { StrataServer } from "../../src/effect/index.js";
 import {
   CodeRejected,
   InvalidRedirect,

@@ -6,12 +6,8 @@ import { describe, expect, expectTypeOf, it, layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { UnauthorizedError } from "../../src/index.js";
-import {
-  OAuthRoutes,
-  type OAuthRoutesOptions,
-  type OAuthSuccessHandler,
-  type OAuthUser,
-} from "../../src/oauth/index.js";
+import { OAuthRoutes, type OAuthUser } from "../../src/oauth/index.js";
+import type { OAuthRoutesOptions, OAuthSuccessHandler } from "../../src/oauth/OAuthRoutes.js";
 import { MockProvider, serveTest } from "../../src/testing/index.js";
 
 interface Login {

@@ -18,12 +18,12 @@ import {
   OAuthRoutes,
   type OAuthTransaction,
   RedisTransactionStore,
-  type RedisTransactionStoreOptions,
   randomToken,
   TRANSACTION_TTL,
   TransactionStore,
   TransactionStoreError,
 } from "../../src/oauth/index.js";
+import type { RedisTransactionStoreOptions } from "../../src/oauth/RedisTransactionStore.js";
 import { request, serveTest } from "../../src/testing/index.js";
 import { freePort } from "../support/freePort.js";
 import { capturingLogger, startedApps } from "../support/started.js";

@@ -11,13 +11,13 @@ import * as Redacted from "effect/Redacted";
 import * as TestClock from "effect/TestClock";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import {
-  checkCallbackState,
   OAuth,
   type OAuthProviderService,
   OAuthProviders,
   OidcProvider,
   type OidcProviderConfig,
 } from "../../src/oauth/index.js";
+import { checkCallbackState } from "../../src/oauth/StateCheck.js";
 import { ACCESS_TOKEN, REDIRECT, SECRET, s256 } from "./fixtures.js";
 import { basicCredentials, form, mockNetwork } from "./support/network.js";
 

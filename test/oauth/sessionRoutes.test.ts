@@ -18,9 +18,9 @@ import {
   OAuthModule,
   OAuthProviderSource,
   OAuthRoutes,
-  type OAuthRoutesSession,
   OAuthSessionUser,
 } from "../../src/oauth/index.js";
+import type { OAuthRoutesSession } from "../../src/oauth/OAuthRoutes.js";
 import {
   CookieSessionStore,
   MemorySessionStore,

@@ -3,13 +3,8 @@
 import { request as httpRequest } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import {
-  Controller,
-  DOCS_CONTENT_SECURITY_POLICY,
-  Get,
-  Module,
-  SecurityHeadersMiddleware,
-} from "../../src/index.js";
+import { Controller, Get, Module, SecurityHeadersMiddleware } from "../../src/index.js";
+import { DOCS_CONTENT_SECURITY_POLICY } from "../../src/openapi/OpenApiOptions.js";
 import { appsClosedAfterEach } from "./support.js";
 
 @Controller("hello")

@@ -12,7 +12,8 @@ import { AppModule as HelloModule } from "../../examples/classic-hello/app.js";
 import { createAppModule as customFlow } from "../../examples/custom-flow/app.js";
 import { BooksApi } from "../../examples/effect-httpapi/app.js";
 import { appRoutesOptions, OAuthLive } from "../../examples/effect-social-login/app.js";
-import { OpenApiDocs, VersioningType } from "../../src/index.js";
+import { OpenApiDocs } from "../../src/effect/index.js";
+import { VersioningType } from "../../src/index.js";
 import { OAuthRoutes } from "../../src/oauth/index.js";
 import { appsClosedAfterEach, expectValidOpenApi, fetchDocument } from "./support.js";
 

@@ -18,7 +18,7 @@ import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
-import { StrataHttpApi, StrataServer } from "../../src/index.js";
+import { StrataHttpApi, StrataServer } from "../../src/effect/index.js";
 import { baseUrlOf } from "../support/baseUrl.js";
 
 /** Given to the group's Layer only. */

@@ -15,7 +15,7 @@ import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Me } from "../../examples/social-login/MeController.js";
-import { ErrorBodySchema } from "../../src/index.js";
+import { ErrorBodySchema } from "../../src/openapi/ErrorBodies.js";
 import type { OpenApiDocument } from "../../src/openapi/OpenApiDocument.js";
 import { DEFAULT_COOKIE_NAME as SESSION_COOKIE } from "../../src/session/index.js";
 import { freePort } from "../support/freePort.js";

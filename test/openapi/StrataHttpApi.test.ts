@@ -24,7 +24,7 @@ import * as DateTime from "effect/DateTime";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
-import { StrataHttpApi } from "../../src/index.js";
+import { StrataHttpApi } from "../../src/effect/index.js";
 import { serveTest } from "../../src/testing/index.js";
 
 class ItemNotFound extends Schema.TaggedError<ItemNotFound>()(

@@ -25,6 +25,7 @@ describe("the package's entry points", () => {
   it("give `require` the CommonJS build and `import` the ESM build", () => {
     for (const entry of [
       "effect-strata",
+      "effect-strata/effect",
       "effect-strata/oauth",
       "effect-strata/testing",
       "effect-strata/devidp",

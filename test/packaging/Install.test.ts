@@ -261,7 +261,7 @@ describe("a CommonJS app: the tarball route of docs/installing.md (Effect 3)", (
     // Types and code, for import and require, of every entry point.
     expect(targets).toHaveLength(Object.keys(manifest.exports).length * 4);
     expect(Object.keys(manifest.exports)).toEqual(
-      expect.arrayContaining([".", "./oauth", "./testing", "./session", "./accounts"]),
+      expect.arrayContaining([".", "./effect", "./oauth", "./testing", "./session", "./accounts"]),
     );
     for (const target of targets) expect(files).toContain(target.slice(2));
   });

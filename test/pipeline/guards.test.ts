@@ -6,13 +6,13 @@ import { expect as effectExpect, layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import { describe, expect, it } from "vitest";
+import { Guards } from "../../src/effect/index.js";
 import {
   Body,
   type CanActivate,
   Controller,
   type ExecutionContext,
   Get,
-  Guards,
   Injectable,
   Module,
   Post,

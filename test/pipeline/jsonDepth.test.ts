@@ -9,17 +9,16 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
 import { describe, expect, it } from "vitest";
+import { JsonDepth, Validation } from "../../src/effect/index.js";
+import { DEFAULT_JSON_DEPTH_LIMIT } from "../../src/http/JsonDepth.js";
 import {
   Body,
   Controller,
-  DEFAULT_JSON_DEPTH_LIMIT,
   Get,
-  JsonDepth,
   Module,
   ParseArrayPipe,
   Post,
   Query,
-  Validation,
   ValidationPipe,
 } from "../../src/index.js";
 import { request, serveTest } from "../../src/testing/index.js";

@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
 import { describe, expect, it } from "vitest";
+import { Validation } from "../../src/effect/index.js";
 import {
   type ArgumentMetadata,
   BadRequestError,
@@ -21,7 +22,6 @@ import {
   Post,
   Query,
   UsePipes,
-  Validation,
   ValidationPipe,
 } from "../../src/index.js";
 import { request, serveTest } from "../../src/testing/index.js";

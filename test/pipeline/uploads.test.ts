@@ -6,17 +6,17 @@ import { expect as effectExpect, layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
 import { describe, expect, it } from "vitest";
+import { Uploads } from "../../src/effect/index.js";
 import {
   Body,
   Controller,
-  DEFAULT_UPLOAD_LIMITS,
   Module,
   Post,
   UploadedFile,
   UploadedFiles,
-  Uploads,
   UseGuards,
 } from "../../src/index.js";
+import { DEFAULT_UPLOAD_LIMITS } from "../../src/pipeline/Uploads.js";
 import { request, serveTest } from "../../src/testing/index.js";
 import { listeningApp } from "../support/apps.js";
 

@@ -3,6 +3,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import { expect as effectExpect, layer } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
+import { Versioning } from "../../src/effect/index.js";
 import {
   Controller,
   Get,
@@ -11,7 +12,6 @@ import {
   StrataApp,
   VERSION_NEUTRAL,
   Version,
-  Versioning,
   VersioningType,
 } from "../../src/index.js";
 import { request, serveTest } from "../../src/testing/index.js";

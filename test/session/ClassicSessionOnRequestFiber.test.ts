@@ -6,11 +6,11 @@ import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import * as Schema from "effect/Schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Middleware } from "../../src/effect/index.js";
 import {
   Controller,
   EffectMiddleware,
   HttpCode,
-  Middleware,
   Module,
   Param,
   Post,

@@ -20,9 +20,8 @@ import {
   SessionModule,
   type SessionModuleOptions,
   SessionService,
-  TestSession,
 } from "../../src/session/index.js";
-import { Test } from "../../src/testing/index.js";
+import { Test, TestSession } from "../../src/testing/index.js";
 import { CookieJar, type JarResponse } from "../support/cookieJar.js";
 import { capturingLogger, startedApps } from "../support/started.js";
 import { attributesOf, COOKIE, clears, UNAUTHORIZED } from "./support/sessionContract.js";

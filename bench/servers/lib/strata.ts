@@ -22,6 +22,9 @@ export const strataPath: string = process.env.STRATA_DIST
       new URL(`../../../dist/${format === "cjs" ? "cjs" : "src"}/index.js`, import.meta.url),
     );
 
+/** The specifier {@link loadStrata} takes for Strata's `effect-strata/effect` entry (same build). */
+export const STRATA_EFFECT = "effect-strata/effect";
+
 /** The specifier {@link loadStrata} takes for Strata's `effect-strata/oauth` entry (same build). */
 export const STRATA_OAUTH = "effect-strata/oauth";
 
@@ -29,7 +32,7 @@ export const STRATA_OAUTH = "effect-strata/oauth";
 export const STRATA_SESSION = "effect-strata/session";
 
 /** Strata's own entries other than the core one, by specifier. */
-const ENTRIES: ReadonlySet<string> = new Set([STRATA_OAUTH, STRATA_SESSION]);
+const ENTRIES: ReadonlySet<string> = new Set([STRATA_EFFECT, STRATA_OAUTH, STRATA_SESSION]);
 
 /**
  * Strata's entry, then each of `specifiers`, required from Strata's dist (`cjs`), or (`esm`)
@@ -38,7 +41,7 @@ const ENTRIES: ReadonlySet<string> = new Set([STRATA_OAUTH, STRATA_SESSION]);
  * (`ModuleJob._instantiate`: 5–15 ms once Strata's ~550 modules are in), so loading a server's
  * modules one by one would charge its startup for walks a real app does not make.
  *
- * A specifier is {@link STRATA_OAUTH}, {@link STRATA_SESSION} or a bare one ("effect/Layer"), resolved the way Strata's
+ * A specifier is {@link STRATA_EFFECT}, {@link STRATA_OAUTH}, {@link STRATA_SESSION} or a bare one ("effect/Layer"), resolved the way Strata's
  * dist resolves it so that routes built by the bench share Strata's module instances.
  */
 // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
@@ -48,9 +51,13 @@ export const loadStrata = async (...specifiers: ReadonlyArray<string>): Promise<
       `Strata build not found at ${strataPath} (run \`npm run build\` in the project root)`,
     );
   }
-  // `effect-strata/oauth` is `oauth/index.js` beside the core entry, in either build.
-  const entryPath = (specifier: string) =>
-    join(dirname(strataPath), specifier.slice("strata/".length), "index.js");
+  // `effect-strata/oauth` is `oauth/index.js` beside the core entry, in either build. A build
+  // from before `effect-strata/effect` (a `--baseline`) has the Effect face's namespaces on the
+  // core entry.
+  const entryPath = (specifier: string) => {
+    const path = join(dirname(strataPath), specifier.slice("effect-strata/".length), "index.js");
+    return specifier === STRATA_EFFECT && !existsSync(path) ? strataPath : path;
+  };
   if (format === "cjs") {
     const require = createRequire(strataPath);
     return [strataPath, ...specifiers].map((specifier) =>

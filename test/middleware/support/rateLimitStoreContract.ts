@@ -5,7 +5,8 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type * as Scope from "effect/Scope";
 import * as TestClock from "effect/TestClock";
-import { RateLimitStore, type StartupError } from "../../../src/index.js";
+import { type StartupError } from "../../../src/index.js";
+import { RateLimitStore } from "../../../src/middleware/RateLimitStore.js";
 
 /** A store under the contract, and how time passes for it. */
 export interface StoreUnderTest {

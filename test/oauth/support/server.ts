@@ -14,11 +14,11 @@ import {
   OAuth,
   type OAuthConfig,
   OAuthRoutes,
-  type OAuthRoutesOptions,
   type OAuthTransaction,
   TransactionSealer,
   TransactionStore,
 } from "../../../src/oauth/index.js";
+import type { OAuthRoutesOptions } from "../../../src/oauth/OAuthRoutes.js";
 import { serveTest } from "../../../src/testing/index.js";
 import { credentials } from "../fixtures.js";
 
