@@ -34,79 +34,85 @@ export interface OperationParameters {
   readonly list: () => ReadonlyArray<Parameter>;
 }
 
+/** The properties of an object Schema (or a class DTO's JSON Schema), each as a parameter `in`. */
+const objectParameters = (
+  { registry, route }: DescribedRoute,
+  schema: Schema.Schema.Any | JsonSchema,
+  location: Parameter["in"],
+  what: string,
+): ReadonlyArray<Parameter> => {
+  const json = (
+    Schema.isSchema(schema) ? registry.convert(schema, route.where, what, true) : schema
+  ) as {
+    readonly properties?: Readonly<Record<string, JsonSchema>>;
+    readonly required?: ReadonlyArray<string>;
+  };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    schema: property,
+    required: location === "path" || (json.required ?? []).includes(name),
+    ...descriptionOf(property),
+  }));
+};
+
+/** `@Param()` / `@Query()` without a name: the properties of its Schema or class DTO. */
+const wholeObject = (described: DescribedRoute, param: ParamScan): ReadonlyArray<Parameter> => {
+  const location = param.source === "param" ? "path" : "query";
+  const what = `the ${location} parameters (@${param.source === "param" ? "Param" : "Query"})`;
+  const schema = declaredSchema(param);
+  if (schema !== undefined) return objectParameters(described, schema, location, what);
+  const dto = declaredClassDto(param);
+  if (dto === undefined) return [];
+  const json = resolveRef(described.registry, described.dtoRef(dto));
+  return objectParameters(described, json, location, what);
+};
+
+/** `@Param("id")` / `@Query("q")`: typed by its Schema, else by its parse pipes. */
+const namedParameter = (
+  { registry, route }: DescribedRoute,
+  param: ParamScan,
+  name: string,
+  pipes: ReadonlyArray<PipeLike>,
+): Parameter => {
+  const location = param.source === "param" ? "path" : "query";
+  const schema = declaredSchema(param);
+  const fallback = pipeDefault(pipes);
+  const typed =
+    schema !== undefined
+      ? registry.convert(schema, route.where, `the ${location} parameter ${JSON.stringify(name)}`)
+      : (pipeType(pipes) ?? ({ type: "string" } as JsonSchema));
+  const json =
+    fallback === undefined ? typed : ({ ...typed, default: fallback.value } as JsonSchema);
+  return {
+    name,
+    in: location,
+    schema: json,
+    required:
+      location === "path" ||
+      (fallback === undefined &&
+        (schema !== undefined ? !acceptsUndefined(schema) : pipes.some(isParseInt))),
+    ...descriptionOf(json),
+  };
+};
+
+/** `true` when a parameter is validated: by its Schema, a parse pipe, or a class DTO's `ValidationPipe`. */
+const validated = (param: ParamScan, pipes: ReadonlyArray<PipeLike>): boolean =>
+  declaredSchema(param) !== undefined ||
+  pipeType(pipes) !== undefined ||
+  (param.name === undefined && declaredClassDto(param) !== undefined && hasValidationPipe(pipes));
+
 /** The parameters of `described`'s route at `path` (its path parameters named there). */
 export const operationParameters = (
   described: DescribedRoute,
   path: string,
 ): OperationParameters => {
-  const { registry, route } = described;
   const parameters = new Map<string, Parameter>();
   const put = (parameter: Parameter) => {
     const key = `${parameter.in} ${parameter.name}`;
     if (!parameters.has(key)) parameters.set(key, parameter);
   };
   const pathNames = new Set(pathParameterNames(path));
-
-  /** The properties of an object Schema (or a class DTO's JSON Schema), each as a parameter `in`. */
-  const fromObject = (
-    schema: Schema.Schema.Any | JsonSchema,
-    location: Parameter["in"],
-    what: string,
-  ) => {
-    const json = (
-      Schema.isSchema(schema) ? registry.convert(schema, route.where, what, true) : schema
-    ) as {
-      readonly properties?: Readonly<Record<string, JsonSchema>>;
-      readonly required?: ReadonlyArray<string>;
-    };
-    for (const [name, property] of Object.entries(json.properties ?? {})) {
-      put({
-        name,
-        in: location,
-        schema: property,
-        required: location === "path" || (json.required ?? []).includes(name),
-        ...descriptionOf(property),
-      });
-    }
-  };
-
-  /** `@Param()` / `@Query()` without a name: the properties of its Schema or class DTO. */
-  const wholeObject = (param: ParamScan, pipes: ReadonlyArray<PipeLike>): boolean => {
-    const location = param.source === "param" ? "path" : "query";
-    const what = `the ${location} parameters (@${param.source === "param" ? "Param" : "Query"})`;
-    const schema = declaredSchema(param);
-    if (schema !== undefined) {
-      fromObject(schema, location, what);
-      return false;
-    }
-    const dto = declaredClassDto(param);
-    if (dto === undefined) return false;
-    fromObject(resolveRef(registry, described.dtoRef(dto)), location, what);
-    return hasValidationPipe(pipes);
-  };
-
-  /** `@Param("id")` / `@Query("q")`: typed by its Schema, else by its parse pipes. */
-  const named = (param: ParamScan, name: string, pipes: ReadonlyArray<PipeLike>) => {
-    const location = param.source === "param" ? "path" : "query";
-    const schema = declaredSchema(param);
-    const fallback = pipeDefault(pipes);
-    const typed =
-      schema !== undefined
-        ? registry.convert(schema, route.where, `the ${location} parameter ${JSON.stringify(name)}`)
-        : (pipeType(pipes) ?? ({ type: "string" } as JsonSchema));
-    const json =
-      fallback === undefined ? typed : ({ ...typed, default: fallback.value } as JsonSchema);
-    put({
-      name,
-      in: location,
-      schema: json,
-      required:
-        location === "path" ||
-        (fallback === undefined &&
-          (schema !== undefined ? !acceptsUndefined(schema) : pipes.some(isParseInt))),
-      ...descriptionOf(json),
-    });
-  };
 
   const add = (param: ParamScan, pipes: ReadonlyArray<PipeLike>): boolean => {
     if (param.source === "headers") {
@@ -120,10 +126,9 @@ export const operationParameters = (
       }
       return false;
     }
-    const typed = declaredSchema(param) !== undefined || pipeType(pipes) !== undefined;
-    if (param.name === undefined) return wholeObject(param, pipes) || typed;
-    named(param, param.name, pipes);
-    return typed;
+    if (param.name === undefined) wholeObject(described, param).forEach(put);
+    else put(namedParameter(described, param, param.name, pipes));
+    return validated(param, pipes);
   };
 
   const list = (): ReadonlyArray<Parameter> => {
@@ -133,7 +138,7 @@ export const operationParameters = (
     for (const parameter of parameters.values()) {
       if (parameter.in === "path" && !pathNames.has(parameter.name)) {
         throw new StartupError({
-          message: `OpenAPI: ${route.where}: the path parameter ${JSON.stringify(parameter.name)} is not in its path ${path}.`,
+          message: `OpenAPI: ${described.route.where}: the path parameter ${JSON.stringify(parameter.name)} is not in its path ${path}.`,
         });
       }
     }
