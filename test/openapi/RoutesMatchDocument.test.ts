@@ -39,6 +39,7 @@ import type {
   Parameter,
 } from "../../src/openapi/OpenApiDocument.js";
 import type { RouteInfo } from "../../src/routes/AppRoutes.js";
+import { scanController } from "../../src/routes/ControllerScan.js";
 import { appsClosedAfterEach, expectValidOpenApi, fetchDocument } from "./support.js";
 
 class Note extends Schema.Class<Note>("Note")({ text: Schema.String, stars: Schema.Int }) {}
@@ -347,5 +348,29 @@ describe("one reader of a controller's metadata", () => {
         .filter((file) => reads.test(readFileSync(join(root, file), "utf8"))),
     );
     expect(offending).toEqual([]);
+  });
+});
+
+describe("a controller's scan", () => {
+  it("is read once and frozen, with what both sides read", () => {
+    const scan = scanController(NotesController);
+    expect(scanController(NotesController)).toBe(scan);
+    expect(Object.isFrozen(scan) && Object.isFrozen(scan.routes)).toBe(true);
+    const list = scan.routes.find((route) => route.handler === "list");
+    expect(Object.isFrozen(list) && Object.isFrozen(list?.params[0])).toBe(true);
+    expect(list?.params.map((p) => [p.source, p.name, p.designType])).toEqual([
+      ["query", "q", Object],
+      ["query", "page", Number],
+      ["headers", "x-trace", Object],
+    ]);
+    expect(scan.routes.find((route) => route.handler === "remove")?.response.status).toBe(202);
+    expect(scanController(CatsV1Controller).routes.map((r) => [r.path, r.versions])).toEqual([
+      ["/cats/:name", ["1"]],
+      ["/cats", ["2", "3"]],
+    ]);
+    expect(scanController(ChildController).routes.map((r) => r.where)).toEqual([
+      "ChildController.base",
+      "ChildController.own",
+    ]);
   });
 });
