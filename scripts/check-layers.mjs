@@ -49,9 +49,9 @@ export const LAYERS = [
   { name: "server", folders: ["server"] },
   // NestJS spellings over the engine below.
   { name: "nest", folders: ["nest"] },
-  // The route compiler: controllers' metadata to routes.
+  // The route compiler: controllers' scans (their decorators read once) to routes.
   { name: "routes", folders: ["routes"] },
-  // The API description, built from the compiled routes.
+  // The API description, built from the controllers' scans.
   { name: "openapi", folders: ["openapi"] },
   // The app compiler: StrataApp, StrataApp.layer, NestFactory.
   { name: "app", folders: ["app"] },

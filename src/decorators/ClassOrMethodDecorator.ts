@@ -8,7 +8,8 @@ import { MetadataKey, readMetadata, writeMetadata } from "../di/metadata.js";
  */
 export type ClassOrMethodDecorator = ClassDecorator & MethodDecorator;
 
-type MetadataKeyName = (typeof MetadataKey)[keyof typeof MetadataKey];
+/** A metadata key: one of {@link MetadataKey}, or another layer's own (the OpenAPI decorators'). */
+type MetadataKeyName = (typeof MetadataKey)[keyof typeof MetadataKey] | `strata:${string}`;
 
 /**
  * A decorator appending `items` to the list under `key`, on the class or on the method it

@@ -1,5 +1,5 @@
+import { OpenApiKey } from "../decorators/OpenApiMetadata.js";
 import { writeMetadata } from "../di/metadata.js";
-import { OpenApiKey } from "./OpenApiMetadata.js";
 
 /**
  * Leaves a route out of the API document (it is still served).

@@ -1,5 +1,5 @@
+import { OpenApiKey, type OperationMetadata } from "../decorators/OpenApiMetadata.js";
 import { writeMetadata } from "../di/metadata.js";
-import { OpenApiKey, type OperationMetadata } from "./OpenApiMetadata.js";
 
 /**
  * Options of {@link ApiOperation}: what the route's types cannot say.

@@ -1,5 +1,6 @@
 import type * as Schema from "effect/Schema";
-import { appendTo, OpenApiKey } from "./OpenApiMetadata.js";
+import { appendToList } from "../decorators/ClassOrMethodDecorator.js";
+import { OpenApiKey } from "../decorators/OpenApiMetadata.js";
 
 /**
  * Options of {@link ApiResponse}: a status (or `"default"`), what it means, and the Schema of
@@ -39,7 +40,7 @@ export interface ApiResponseOptions {
  * @category openapi
  */
 export const ApiResponse = (options: ApiResponseOptions) =>
-  appendTo(OpenApiKey.responses, [options]);
+  appendToList(OpenApiKey.responses, [options]);
 
 /** {@link ApiResponse} with status 200. @since 0.1.0 @category openapi */
 export const ApiOkResponse = (options: Omit<ApiResponseOptions, "status"> = {}) =>

@@ -1,5 +1,9 @@
-import type { SecurityScheme } from "./OpenApiDocument.js";
-import { appendTo, OpenApiKey, type SecurityMetadata } from "./OpenApiMetadata.js";
+import { appendToList } from "../decorators/ClassOrMethodDecorator.js";
+import {
+  OpenApiKey,
+  type SecurityMetadata,
+  type SecurityScheme,
+} from "../decorators/OpenApiMetadata.js";
 
 /**
  * A security requirement of a controller's routes, of one route, or of every route a guard
@@ -27,7 +31,7 @@ export const ApiSecurity = (
 ) => {
   const requirement: SecurityMetadata =
     scheme === undefined ? { name, scopes } : { name, scopes, scheme };
-  return appendTo(OpenApiKey.security, [requirement]);
+  return appendToList(OpenApiKey.security, [requirement]);
 };
 
 /**

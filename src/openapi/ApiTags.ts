@@ -1,4 +1,5 @@
-import { appendTo, OpenApiKey } from "./OpenApiMetadata.js";
+import { appendToList } from "../decorators/ClassOrMethodDecorator.js";
+import { OpenApiKey } from "../decorators/OpenApiMetadata.js";
 
 /**
  * Tags of a controller's routes (on the class) or of one route. Without any, a route is
@@ -7,4 +8,4 @@ import { appendTo, OpenApiKey } from "./OpenApiMetadata.js";
  * @since 0.1.0
  * @category openapi
  */
-export const ApiTags = (...tags: ReadonlyArray<string>) => appendTo(OpenApiKey.tags, tags);
+export const ApiTags = (...tags: ReadonlyArray<string>) => appendToList(OpenApiKey.tags, tags);

@@ -22,18 +22,14 @@ export const appDocsRoutes = (
     const descriptions = routes
       .map((compiled) => routeDescription(compiled.route))
       .filter((description): description is RouteDescription => description !== undefined);
-    // Where the app serves each controller route (a global prefix moves them).
-    const servedAt = new Map<string, Array<string>>();
+    // Where the app serves each controller route, by version (a module or global prefix moves them).
+    const servedAt = new Map<string, string>();
+    const key = (route: Omit<ServedRoute, "path">) =>
+      `${route.controller}.${route.handler} ${route.method} ${route.version ?? ""}`;
     for (const compiled of routes) {
-      for (const info of compiled.handlers) {
-        const key = `${info.controller}.${info.handler} ${info.method}`;
-        servedAt.set(key, [...(servedAt.get(key) ?? []), info.path]);
-      }
+      for (const info of compiled.handlers) servedAt.set(key(info), info.path);
     }
-    const servedPath = ({ controller, handler, method, path }: ServedRoute) => {
-      const paths = servedAt.get(`${controller}.${handler} ${method}`) ?? [];
-      return paths.find((p) => p === path) ?? paths.find((p) => p.endsWith(path)) ?? path;
-    };
+    const servedPath = (route: ServedRoute) => servedAt.get(key(route)) ?? route.path;
     const document = yield* buildDocument(openapi, {
       controllers,
       classic: { ...pipeline, servedPath },

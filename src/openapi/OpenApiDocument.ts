@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
-import type * as OpenApi from "@effect/platform/OpenApi";
 import type * as OpenApiJsonSchema from "@effect/platform/OpenApiJsonSchema";
+import type { SecurityScheme } from "../decorators/OpenApiMetadata.js";
 
 /** A JSON Schema, as effect's `JSONSchema` makes it for OpenAPI 3.1. @since 0.1.0 @category openapi */
 export type JsonSchema = OpenApiJsonSchema.JsonSchema;
@@ -56,14 +56,7 @@ export type MethodName = "get" | "put" | "post" | "delete" | "options" | "head" 
 /** The operations of one path. @since 0.1.0 @category openapi */
 export type PathItem = { readonly [M in MethodName]?: Operation };
 
-/** A security scheme (`components.securitySchemes`). @since 0.1.0 @category openapi */
-export type SecurityScheme =
-  | OpenApi.OpenAPISecurityScheme
-  | {
-      readonly type: "oauth2" | "openIdConnect" | "mutualTLS";
-      readonly description?: string;
-      readonly [key: string]: unknown;
-    };
+export type { SecurityScheme } from "../decorators/OpenApiMetadata.js";
 
 /** The license the API is offered under (`info.license`). @since 0.1.0 @category openapi */
 export interface License {

@@ -2,7 +2,7 @@ import type * as OpenApi from "@effect/platform/OpenApi";
 import * as OpenApiJsonSchema from "@effect/platform/OpenApiJsonSchema";
 import * as Schema from "effect/Schema";
 import { StartupError } from "../di/StartupError.js";
-import type { JsonSchema } from "./OpenApiDocument.js";
+import type { JsonSchema, MediaType } from "./OpenApiDocument.js";
 
 /**
  * The JSON Schemas of one document: Schemas with an identifier (every `Schema.Class`) become
@@ -55,3 +55,14 @@ export const makeSchemaRegistry = (
 /** `true` when `schema` accepts `undefined` on its encoded side (an optional parameter). */
 export const acceptsUndefined = (schema: Schema.Schema.Any): boolean =>
   Schema.is(Schema.encodedSchema(schema as Schema.Schema<unknown, unknown, never>))(undefined);
+
+/** A component's JSON Schema for a `$ref` to it, else `json` itself. */
+export const resolveRef = (registry: SchemaRegistry, json: JsonSchema): JsonSchema => {
+  const ref = (json as { readonly $ref?: string }).$ref;
+  return ref === undefined ? json : (registry.defs[ref.slice(ref.lastIndexOf("/") + 1)] ?? json);
+};
+
+/** A JSON body of `schema`, as an operation's `content`. */
+export const jsonContent = (schema: JsonSchema): Readonly<Record<string, MediaType>> => ({
+  "application/json": { schema },
+});

@@ -221,6 +221,32 @@ const dispatch = <E, R>(
 };
 
 /**
+ * The versions a route answers under `options`: those it declares, else the app's
+ * `defaultVersion`, else it is version-neutral.
+ */
+export const answeredVersions = (
+  declared: ReadonlyArray<VersionId>,
+  options: VersioningOptions,
+): ReadonlyArray<VersionId> => {
+  if (declared.length > 0) return declared;
+  const defaults = versionList(options.defaultVersion);
+  return defaults.length > 0 ? defaults : [VERSION_NEUTRAL];
+};
+
+/**
+ * Where a route at `path` is served for `version`: under the version's segment with URI
+ * versioning (`/v1/users`), else (or version-neutral) at `path`.
+ */
+export const versionedPath = (
+  options: VersioningOptions,
+  version: VersionId,
+  path: `/${string}`,
+): `/${string}` =>
+  options.type === VersioningType.URI && version !== VERSION_NEUTRAL
+    ? joinRoutePath(`${options.prefix ?? "v"}${version}`, path)
+    : path;
+
+/**
  * Turns handlers and their versions into platform routes; an entry declaring no version gets
  * the default version, else is neutral. Without versioning, each entry is its own route (and
  * none may declare a version). URI: one route per version, under
@@ -255,16 +281,9 @@ export const versionedRoutes = <E, R>(
   const groups = new Map<string, Array<VersionedEntry<E, R>>>();
   const claimed = new Map<string, string>();
   const isUri = options.type === VersioningType.URI;
-  const prefix = options.prefix ?? "v";
-  const defaults = versionList(options.defaultVersion);
-  const undeclared: ReadonlyArray<VersionId> = defaults.length > 0 ? defaults : [VERSION_NEUTRAL];
   for (const entry of entries) {
-    const versions = entry.versions.length > 0 ? entry.versions : undeclared;
-    for (const version of versions) {
-      const path =
-        isUri && version !== VERSION_NEUTRAL
-          ? joinRoutePath(`${prefix}${version}`, entry.path)
-          : entry.path;
+    for (const version of answeredVersions(entry.versions, options)) {
+      const path = versionedPath(options, version, entry.path);
       const key = `${entry.method} ${path} ${isUri ? "" : String(version)}`;
       const other = claimed.get(key);
       if (other !== undefined) {

@@ -8,11 +8,9 @@ import * as Scope from "effect/Scope";
 import type { ParamMetadata } from "../decorators/Params.js";
 import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
-import { readMetadata } from "../di/metadata.js";
 import { handlerResponse, type ResponseSpec } from "../http/HandlerResponse.js";
 import { readBody, readBodyAndRaw } from "../http/RequestBody.js";
 import { awaitResult, fromResult } from "../http/UserCode.js";
-import { SSE_METADATA } from "../nest/Sse.js";
 import { sseResponse } from "../nest/SseResponse.js";
 import {
   type EnhancerRefs,
@@ -28,6 +26,7 @@ import { applyPipes, isAsync } from "../pipeline/internal/pipes.js";
 import { uploadRoute } from "../pipeline/internal/uploadRoute.js";
 import type { ArgumentMetadata } from "../pipeline/PipeTransform.js";
 import type { UploadLimits } from "../pipeline/Uploads.js";
+import type { ParamScan } from "./ControllerScan.js";
 
 /** The services a compiled route reads from the router. */
 export type RouteServices =
@@ -38,7 +37,7 @@ export type RouteServices =
 
 /** A handler parameter, with what its pipes are told about it. */
 export interface CompiledParam {
-  readonly meta: ParamMetadata;
+  readonly meta: ParamScan;
   readonly argument: ArgumentMetadata;
   /** The DTO it is declared with (given to its decorator, or a class as its type), if any. */
   readonly dtoType: unknown;
@@ -53,6 +52,8 @@ export interface RoutePlan {
   readonly target: RouteTarget;
   readonly params: ReadonlyArray<CompiledParam>;
   readonly spec: ResponseSpec;
+  /** `@Sse()`: the handler's Observable is sent as `text/event-stream`. */
+  readonly sse: boolean;
   readonly enhancers: EnhancerRefs;
   readonly injector: Injector;
   readonly bodyLimit: number;
@@ -133,7 +134,7 @@ const unresolved: Enhancers = { guards: [], interceptors: [], filters: [], pipes
 export const routeHandler = (
   plan: RoutePlan,
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices> => {
-  const { params, spec, injector, node, method, target } = plan;
+  const { params, spec, sse, injector, node, method, target } = plan;
   const upload = uploadRoute(
     plan.enhancers,
     plan.uploadLimits,
@@ -142,7 +143,6 @@ export const routeHandler = (
     `${target.controller.name}.${String(method)}`,
   );
   const refs = upload.refs;
-  const sse = readMetadata<boolean>(SSE_METADATA, target.controller.prototype, method) === true;
   const fixed = fixedEnhancers(refs);
   const isUpload =
     upload.spec !== undefined ||

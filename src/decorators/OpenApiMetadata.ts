@@ -1,8 +1,10 @@
-import type { ClassOrMethodDecorator } from "../decorators/ClassOrMethodDecorator.js";
-import { appendMetadata, readMetadata } from "../di/metadata.js";
-import type { SecurityScheme } from "./OpenApiDocument.js";
+import type * as OpenApi from "@effect/platform/OpenApi";
+import { readList } from "./ClassOrMethodDecorator.js";
 
-/** The metadata keys of the API description decorators (they only record; the document reads). */
+/**
+ * The metadata keys of the API description decorators (`@ApiOperation`, `@ApiResponse`,
+ * `@ApiTags`, `@ApiExclude...`, `@ApiSecurity`): they only record; the controller scan reads.
+ */
 export const OpenApiKey = {
   operation: "strata:openapi:operation",
   responses: "strata:openapi:responses",
@@ -10,6 +12,15 @@ export const OpenApiKey = {
   exclude: "strata:openapi:exclude",
   security: "strata:openapi:security",
 } as const;
+
+/** A security scheme (`components.securitySchemes`). @since 0.1.0 @category openapi */
+export type SecurityScheme =
+  | OpenApi.OpenAPISecurityScheme
+  | {
+      readonly type: "oauth2" | "openIdConnect" | "mutualTLS";
+      readonly description?: string;
+      readonly [key: string]: unknown;
+    };
 
 /** What `@ApiOperation` records. */
 export interface OperationMetadata {
@@ -36,16 +47,8 @@ export interface SecurityMetadata {
   readonly scheme?: SecurityScheme;
 }
 
-type Key = (typeof OpenApiKey)[keyof typeof OpenApiKey];
-
-/** A decorator appending `item` to the list under `key` of a class or of one of its methods. */
-export const appendTo = (key: Key, items: ReadonlyArray<unknown>): ClassOrMethodDecorator =>
-  ((target: object, property?: string | symbol) => {
-    for (const item of items) appendMetadata(key, item, target, property);
-  }) as ClassOrMethodDecorator;
-
-/** The value under `key` of a class (`handler` undefined) or of one of its methods. */
-export const readOn = <T>(key: Key, cls: Function, handler?: string | symbol): T | undefined =>
-  handler === undefined
-    ? readMetadata<T>(key, cls)
-    : readMetadata<T>(key, cls.prototype as object, handler);
+/** The `@ApiSecurity` requirements recorded on a class (a controller, or a guard) or a handler. */
+export const securityOf = (
+  cls: Function,
+  handler?: string | symbol,
+): ReadonlyArray<SecurityMetadata> => readList<SecurityMetadata>(OpenApiKey.security, cls, handler);
