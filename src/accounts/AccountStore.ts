@@ -1,24 +1,8 @@
-/**
- * Where users and their linked provider accounts live, behind one interface: in memory
- * (`MemoryAccountStore`, for tests) or in SQL through `@effect/sql` (`SqlAccountStore`: an
- * embedded SQLite file, PostgreSQL, or any `SqlClient`). An app may write its own.
- *
- * Stores keep and find records; `Accounts` decides what they mean (who is signed in, when an
- * email may link accounts, when a token is stale). Provider tokens reach a store already
- * sealed: no store ever sees one in the clear.
- *
- * Every operation that must not interleave with another (creating a user with its first
- * account, linking, unlinking, claiming a refresh) is atomic in the store, so two requests,
- * or two instances on one database, cannot leave it inconsistent.
- *
- * @since 0.1.0
- */
-import * as Respondable from "@effect/platform/HttpServerRespondable";
 import * as Context from "effect/Context";
-import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import type * as Option from "effect/Option";
-import { codedFailureResponse } from "../http/CodedFailure.js";
+import * as Schema from "effect/Schema";
+import { CodedError } from "../http/CodedFailure.js";
 
 /**
  * One user as a store keeps it: Strata's id and the app's record.
@@ -119,27 +103,13 @@ export type RemoveOutcome = "removed" | "last" | "missing";
  * @since 0.1.0
  * @category store
  */
-export class AccountStoreError extends Data.TaggedError("AccountStoreError")<{
-  readonly message: string;
-  readonly cause?: unknown;
-}> {
-  /** The HTTP status a route answers with. */
-  get httpStatus(): number {
-    return 503;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "account_store_unavailable";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Service Unavailable";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+export class AccountStoreError extends CodedError<AccountStoreError>(
+  "effect-strata/accounts/AccountStoreError",
+)(
+  "AccountStoreError",
+  { message: Schema.String, cause: Schema.optional(Schema.Unknown) },
+  { status: 503, code: "account_store_unavailable", message: "Service Unavailable" },
+) {}
 
 /**
  * Keeps users and accounts. Accounts are keyed by `(provider, subject)`, unique; a user has
