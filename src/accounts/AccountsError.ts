@@ -9,6 +9,7 @@
  */
 import * as Schema from "effect/Schema";
 import { CodedError } from "../http/CodedFailure.js";
+import { CodedHttpError } from "../http/CodedHttpError.js";
 import type { AccountStoreError } from "./AccountStore.js";
 
 /**
@@ -170,3 +171,16 @@ export const isAccountsError = (u: unknown): u is AccountsError =>
   typeof u._tag === "string" &&
   tags.has(u._tag) &&
   "httpStatus" in u;
+
+/**
+ * An accounts failure thrown by the classic `AccountsService`: the one classic view of every
+ * coded failure (`CodedHttpError`), an `HttpError` with the status and public message of the
+ * tagged error in `reason` and its stable code in `error` (`account_conflict`, `last_account`, ...).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const AccountsHttpError: new (reason: AccountsError) => AccountsHttpError = CodedHttpError;
+
+/** An {@link AccountsHttpError}: a `CodedHttpError` of an accounts failure. @since 0.1.0 @category errors */
+export type AccountsHttpError = CodedHttpError<AccountsError>;

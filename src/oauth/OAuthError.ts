@@ -13,6 +13,7 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
 import { CodedError, codedFailureResponse } from "../http/CodedFailure.js";
+import { CodedHttpError } from "../http/CodedHttpError.js";
 
 /**
  * The standard error codes of RFC 6749 (4.1.2.1, 5.2) and OpenID Connect Core (3.1.2.6). An
@@ -339,6 +340,19 @@ export const isOAuthError = (u: unknown): u is OAuthError =>
   typeof u._tag === "string" &&
   oauthErrorTags.has(u._tag) &&
   "httpStatus" in u;
+
+/**
+ * An OAuth failure thrown by the classic `OAuthService`: the one classic view of every coded
+ * failure (`CodedHttpError`), an `HttpError` with the status and public message of the tagged
+ * error in `reason` and its stable code in `error` (`invalid_state`, `code_rejected`, ...).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const OAuthHttpError: new (reason: OAuthError) => OAuthHttpError = CodedHttpError;
+
+/** An {@link OAuthHttpError}: a `CodedHttpError` of an OAuth failure. @since 0.1.0 @category errors */
+export type OAuthHttpError = CodedHttpError<OAuthError>;
 
 /**
  * The provider has no such operation (facebook has no refresh, only google and twitter have

@@ -48,7 +48,6 @@ export {
   readFlowCookie,
   type StoredFlow,
 } from "./OAuthFlowCookie.js";
-export { OAuthHttpError } from "./OAuthHttpError.js";
 export { OAuthModule } from "./OAuthModule.js";
 export type { OAuthModuleOptions } from "./OAuthModuleOptions.js";
 export {
