@@ -37,7 +37,7 @@ import type {
   OAuthProviderService,
 } from "./OAuthProvider.js";
 import { OAuthProviders } from "./OAuthProviders.js";
-import type { OAuthSession, OAuthTokens } from "./OAuthResult.js";
+import type { OAuthSignIn, OAuthTokens } from "./OAuthResult.js";
 import {
   type OAuthTransaction,
   TRANSACTION_TTL,
@@ -51,7 +51,7 @@ import type { ProviderName } from "./SupportedProvider.js";
 const TOKEN_BYTES = 32;
 
 /**
- * Options of {@link OAuthService.authorize}.
+ * Options of {@link OAuthPipeline.authorize}.
  *
  * @since 0.1.0
  * @category pipeline
@@ -88,7 +88,7 @@ export interface Authorization {
   readonly transaction: OAuthTransaction;
 }
 
-/** Every failure of {@link OAuthService.callback}. @since 0.1.0 @category pipeline */
+/** Every failure of {@link OAuthPipeline.callback}. @since 0.1.0 @category pipeline */
 export type CallbackError =
   | UnknownProvider
   | InvalidState
@@ -103,7 +103,7 @@ export type CallbackError =
  * @since 0.1.0
  * @category pipeline
  */
-export interface OAuthService {
+export interface OAuthPipeline {
   /** The configured providers. */
   readonly providers: ReadonlyArray<ProviderName>;
   /** The provider called `name`, or {@link UnknownProvider}. */
@@ -122,7 +122,7 @@ export interface OAuthService {
     provider: string,
     params: CallbackParams,
     transaction: Option.Option<OAuthTransaction>,
-  ) => Effect.Effect<OAuthSession, CallbackError>;
+  ) => Effect.Effect<OAuthSignIn, CallbackError>;
   /**
    * Exchanges a code (the caller checked the state) and fetches the profile. PKCE providers
    * need the verifier: without it, {@link InvalidState}.
@@ -130,7 +130,7 @@ export interface OAuthService {
   readonly exchange: (
     provider: string,
     exchange: CodeExchange,
-  ) => Effect.Effect<OAuthSession, UnknownProvider | InvalidState | TokenError | ProfileError>;
+  ) => Effect.Effect<OAuthSignIn, UnknownProvider | InvalidState | TokenError | ProfileError>;
   /** Refreshes an access token where the provider supports it. */
   readonly refresh: (
     provider: string,
@@ -161,7 +161,7 @@ export const nonceHash = (nonce: string): string => hash("sha256", nonce, "base6
  * @since 0.1.0
  * @category pipeline
  */
-export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.gen(function* () {
+export const make: Effect.Effect<OAuthPipeline, never, OAuthProviders> = Effect.gen(function* () {
   const registry = yield* OAuthProviders;
 
   const provider = (name: string) =>
@@ -273,7 +273,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
       }
       const tokens = yield* p.exchangeCode(exchange);
       const user = yield* p.fetchProfile(tokens.accessToken, tokens);
-      return { provider: p.name, tokens, user } satisfies OAuthSession;
+      return { provider: p.name, tokens, user } satisfies OAuthSignIn;
     });
 
   const exchange = Effect.fn("OAuth.exchange")(function* (name: string, input: CodeExchange) {
@@ -338,7 +338,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
     refresh,
     revoke,
     validateState,
-  } satisfies OAuthService;
+  } satisfies OAuthPipeline;
 });
 
 /**
@@ -362,7 +362,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
  * @since 0.1.0
  * @category pipeline
  */
-export class OAuth extends Context.Tag("effect-strata/oauth/OAuth")<OAuth, OAuthService>() {
+export class OAuth extends Context.Tag("effect-strata/oauth/OAuth")<OAuth, OAuthPipeline>() {
   /** The pipeline over the providers in context (mocked providers in tests). */
   static readonly layerFromProviders: Layer.Layer<OAuth, never, OAuthProviders> = Layer.effect(
     OAuth,

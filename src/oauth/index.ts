@@ -20,7 +20,7 @@ export {
   type CallbackError,
   nonceHash,
   OAuth,
-  type OAuthService as OAuthPipeline,
+  type OAuthPipeline,
 } from "./OAuth.js";
 export type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
 export {
@@ -72,6 +72,7 @@ export {
 export {
   type OAuthCallbackResult,
   type OAuthSession,
+  type OAuthSignIn,
   type OAuthTokens,
   type OAuthUser,
   toCallbackResult,
