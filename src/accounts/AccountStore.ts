@@ -1,3 +1,18 @@
+/**
+ * Where users and their linked provider accounts live, behind one interface: in memory
+ * (`MemoryAccountStore`, for tests) or in SQL through `@effect/sql` (`SqlAccountStore`: an
+ * embedded SQLite file, PostgreSQL, or any `SqlClient`). An app may write its own.
+ *
+ * Stores keep and find records; `Accounts` decides what they mean (who is signed in, when an
+ * email may link accounts, when a token is stale). Provider tokens reach a store already
+ * sealed: no store ever sees one in the clear.
+ *
+ * Every operation that must not interleave with another (creating a user with its first
+ * account, linking, unlinking, claiming a refresh) is atomic in the store, so two requests,
+ * or two instances on one database, cannot leave it inconsistent.
+ *
+ * @since 0.1.0
+ */
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Option from "effect/Option";

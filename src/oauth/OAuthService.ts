@@ -10,7 +10,7 @@ import * as Exit from "effect/Exit";
 import * as Redacted from "effect/Redacted";
 import { randomToken } from "../crypto/SecureRandom.js";
 import { runPromiseExitOnCaller, runSyncExitOnCaller } from "../pipeline/internal/callerFiber.js";
-import { nonceHash } from "./OAuth.js";
+import { nonceHash } from "./OAuthAuthorization.js";
 import { InvalidState, isOAuthError, OAuthHttpError } from "./OAuthError.js";
 import { type OAuthCallbackResult, toCallbackResult } from "./OAuthResult.js";
 import type { OAuthRuntime } from "./OAuthRuntime.js";

@@ -1,3 +1,14 @@
+/**
+ * Where a transaction waits for its callback. The browser always holds a cookie (that binds
+ * the transaction to it); the store decides what the cookie holds: the sealed transaction
+ * itself (default), or the id of a server-side entry.
+ *
+ * A shared store (Redis, coming with the rate limiter's client) implements the same interface:
+ * `save` as `SET key value PX ttl NX`, `take` as `GETDEL`, which makes a state single-use
+ * across every instance.
+ *
+ * @since 0.1.0
+ */
 import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";

@@ -1,3 +1,14 @@
+/**
+ * Where sessions live, behind one interface: the browser always holds a cookie; the store
+ * decides what it holds. The sealed-cookie store (`CookieSessionStore`, the default) puts the
+ * whole session in it, encrypted; server-side stores (`RedisSessionStore`, `MemorySessionStore`)
+ * put a random 256-bit id in it and keep the session themselves. An app may write its own.
+ *
+ * Stores keep and find records; the `Session` service decides what they mean (idle timeout,
+ * absolute lifetime, data Schema), so a custom store needs no session logic of its own.
+ *
+ * @since 0.1.0
+ */
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Option from "effect/Option";
