@@ -20,7 +20,8 @@ import {
   makeAuthorize,
   nonceHash,
 } from "./OAuthAuthorization.js";
-import { fromEnv, type OAuthConfig } from "./OAuthConfig.js";
+import type { OAuthConfig } from "./OAuthConfig.js";
+import { fromEnv } from "./OAuthConfigFromEnv.js";
 import {
   CodeRejected,
   InvalidState,
@@ -231,7 +232,7 @@ export class OAuth extends Context.Tag("effect-strata/oauth/OAuth")<OAuth, OAuth
 
   /**
    * The pipeline configured from the environment (`<PROVIDER>_CLIENT_ID`,
-   * `<PROVIDER>_CLIENT_SECRET`, `OAUTH_REDIRECT_URI`, ...; see `OAuthConfig.fromEnv`).
+   * `<PROVIDER>_CLIENT_SECRET`, `OAUTH_REDIRECT_URI`, ...; see `oauthConfigFromEnv`).
    */
   static readonly layerConfig: Layer.Layer<
     OAuth,

@@ -27,7 +27,6 @@ export {
   type ClientCredentials,
   configuredProviders,
   type FacebookConfig,
-  fromEnv as oauthConfigFromEnv,
   type GitHubConfig,
   type GoogleConfig,
   isOidcConfig,
@@ -40,6 +39,7 @@ export {
   type TwitterConfig,
   toRedacted,
 } from "./OAuthConfig.js";
+export { fromEnv as oauthConfigFromEnv } from "./OAuthConfigFromEnv.js";
 export * from "./OAuthError.js";
 export {
   clearFlowCookie,
