@@ -180,7 +180,10 @@ export const isAccountsError = (u: unknown): u is AccountsError =>
  * @since 0.1.0
  * @category errors
  */
-export const AccountsHttpError: new (reason: AccountsError) => AccountsHttpError = CodedHttpError;
+export const AccountsHttpError: {
+  /** The classic view of `reason`. */
+  new (reason: AccountsError): AccountsHttpError;
+} = CodedHttpError;
 
 /** An {@link AccountsHttpError}: a `CodedHttpError` of an accounts failure. @since 0.1.0 @category errors */
 export type AccountsHttpError = CodedHttpError<AccountsError>;

@@ -80,6 +80,7 @@ export interface CodedAnswer<Fields> {
 
 /** A failure that answers for itself on any `@effect/platform` server (a method, overridable). */
 interface AnswersItself {
+  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
   [Respondable.symbol](): Effect.Effect<HttpServerResponse.HttpServerResponse>;
 }
 

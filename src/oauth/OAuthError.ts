@@ -349,7 +349,10 @@ export const isOAuthError = (u: unknown): u is OAuthError =>
  * @since 0.1.0
  * @category errors
  */
-export const OAuthHttpError: new (reason: OAuthError) => OAuthHttpError = CodedHttpError;
+export const OAuthHttpError: {
+  /** The classic view of `reason`. */
+  new (reason: OAuthError): OAuthHttpError;
+} = CodedHttpError;
 
 /** An {@link OAuthHttpError}: a `CodedHttpError` of an OAuth failure. @since 0.1.0 @category errors */
 export type OAuthHttpError = CodedHttpError<OAuthError>;
