@@ -14,46 +14,9 @@ import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
 import { CodedError, codedFailureResponse } from "../http/CodedFailure.js";
 import { CodedHttpError } from "../http/CodedHttpError.js";
+import { OAuthErrorCode, toOAuthErrorCode } from "./OAuthErrorCode.js";
 
-/**
- * The standard error codes of RFC 6749 (4.1.2.1, 5.2) and OpenID Connect Core (3.1.2.6). An
- * upstream code outside this list is reported as `other`, so nothing upstream is reflected raw.
- *
- * @since 0.1.0
- * @category errors
- */
-export const OAuthErrorCode = Schema.Literal(
-  "invalid_request",
-  "unauthorized_client",
-  "access_denied",
-  "unsupported_response_type",
-  "invalid_scope",
-  "server_error",
-  "temporarily_unavailable",
-  "invalid_client",
-  "invalid_grant",
-  "unsupported_grant_type",
-  "interaction_required",
-  "login_required",
-  "account_selection_required",
-  "consent_required",
-  "other",
-);
-
-/** A standard OAuth error code, or `other`. @since 0.1.0 @category errors */
-export type OAuthErrorCode = typeof OAuthErrorCode.Type;
-
-const knownCodes: ReadonlySet<string> = new Set(OAuthErrorCode.literals);
-
-/**
- * An upstream `error` value as an {@link OAuthErrorCode}: itself when it is a standard code,
- * `other` for anything else (never the raw text).
- *
- * @since 0.1.0
- * @category errors
- */
-export const toOAuthErrorCode = (value: unknown): OAuthErrorCode =>
-  typeof value === "string" && knownCodes.has(value) ? (value as OAuthErrorCode) : "other";
+export { OAuthErrorCode, toOAuthErrorCode };
 
 /**
  * The provider name in `/auth/:provider` is not one of the configured providers. 404.
