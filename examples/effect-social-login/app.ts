@@ -14,7 +14,7 @@ import {
   OAuth,
   type OAuthConfig,
   OAuthRoutes,
-  type OAuthSession,
+  type OAuthSignIn,
   TransactionSealer,
   TransactionStore,
 } from "effect-strata/oauth";
@@ -34,23 +34,23 @@ export type AppUser = typeof AppUser.Type;
 export class Users extends Context.Tag("examples/effect-social-login/Users")<
   Users,
   {
-    readonly upsert: (session: OAuthSession) => Effect.Effect<{ user: AppUser; isNew: boolean }>;
+    readonly upsert: (signIn: OAuthSignIn) => Effect.Effect<{ user: AppUser; isNew: boolean }>;
     readonly find: (id: number) => Effect.Effect<Option.Option<AppUser>>;
   }
 >() {
   static readonly layer = Layer.sync(Users, () => {
     const byAccount = new Map<string, AppUser>();
     return {
-      upsert: (session) =>
+      upsert: (signIn) =>
         Effect.sync(() => {
-          const account = `${session.provider}:${session.user.id}`;
+          const account = `${signIn.provider}:${signIn.user.id}`;
           const existing = byAccount.get(account);
           if (existing !== undefined) return { user: existing, isNew: false };
           const user: AppUser = {
             id: byAccount.size + 1,
             account,
-            ...(session.user.email === undefined ? {} : { email: session.user.email }),
-            name: session.user.name ?? "Anonymous",
+            ...(signIn.user.email === undefined ? {} : { email: signIn.user.email }),
+            name: signIn.user.name ?? "Anonymous",
           };
           byAccount.set(account, user);
           return { user, isNew: true };
@@ -65,8 +65,8 @@ export class Users extends Context.Tag("examples/effect-social-login/Users")<
 export const AppSession = Session.make(AppUser);
 
 /** Signs in the app's user of a provider account (created on the first sign-in). */
-const appUserOf = (session: OAuthSession) =>
-  Effect.flatMap(Users, (users) => Effect.map(users.upsert(session), ({ user }) => user));
+const appUserOf = (signIn: OAuthSignIn) =>
+  Effect.flatMap(Users, (users) => Effect.map(users.upsert(signIn), ({ user }) => user));
 
 /** The built-in routes' options: sign the app's user in with a session. */
 export const appRoutesOptions = { session: { from: appUserOf } };

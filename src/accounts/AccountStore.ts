@@ -13,12 +13,11 @@
  *
  * @since 0.1.0
  */
-import * as Respondable from "@effect/platform/HttpServerRespondable";
 import * as Context from "effect/Context";
-import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import type * as Option from "effect/Option";
-import { codedFailureResponse } from "../http/CodedFailure.js";
+import * as Schema from "effect/Schema";
+import { CodedError } from "../http/CodedFailure.js";
 
 /**
  * One user as a store keeps it: Strata's id and the app's record.
@@ -119,27 +118,13 @@ export type RemoveOutcome = "removed" | "last" | "missing";
  * @since 0.1.0
  * @category store
  */
-export class AccountStoreError extends Data.TaggedError("AccountStoreError")<{
-  readonly message: string;
-  readonly cause?: unknown;
-}> {
-  /** The HTTP status a route answers with. */
-  get httpStatus(): number {
-    return 503;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "account_store_unavailable";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Service Unavailable";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+export class AccountStoreError extends CodedError<AccountStoreError>(
+  "effect-strata/accounts/AccountStoreError",
+)(
+  "AccountStoreError",
+  { message: Schema.String, cause: Schema.optional(Schema.Unknown) },
+  { status: 503, code: "account_store_unavailable", message: "Service Unavailable" },
+) {}
 
 /**
  * Keeps users and accounts. Accounts are keyed by `(provider, subject)`, unique; a user has

@@ -12,8 +12,8 @@
  * }).pipe(Layer.provide(SqlAccountStore.sqlite({ filename: "data/accounts.db" })));
  *
  * // in an OAuth success handler: the app user, then the session
- * const onSuccess = (session: OAuthSession) =>
- *   Users.signIn(session.provider, session.user, session.tokens).pipe(
+ * const onSuccess = (signIn: OAuthSignIn) =>
+ *   Users.signIn(signIn.provider, signIn.user, signIn.tokens).pipe(
  *     Effect.flatMap(UserSession.create),
  *   );
  *

@@ -7,11 +7,9 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
-import * as Respondable from "@effect/platform/HttpServerRespondable";
-import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import { codedFailureResponse } from "../http/CodedFailure.js";
+import { CodedError } from "../http/CodedFailure.js";
+import { CodedHttpError } from "../http/CodedHttpError.js";
 import type { AccountStoreError } from "./AccountStore.js";
 
 /**
@@ -22,7 +20,7 @@ import type { AccountStoreError } from "./AccountStore.js";
  * @since 0.1.0
  * @category errors
  */
-export class InvalidProfile extends Schema.TaggedError<InvalidProfile>(
+export class InvalidProfile extends CodedError<InvalidProfile>(
   "effect-strata/accounts/InvalidProfile",
 )(
   "InvalidProfile",
@@ -31,25 +29,12 @@ export class InvalidProfile extends Schema.TaggedError<InvalidProfile>(
     provider: Schema.String,
     reason: Schema.Literal("provider", "subject", "email"),
   },
-  HttpApiSchema.annotations({ status: 400 }),
-) {
-  /** The HTTP status a route answers with. */
-  get httpStatus(): number {
-    return 400;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "invalid_profile";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "The provider's profile cannot be used to sign in";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  {
+    status: 400,
+    code: "invalid_profile",
+    message: "The provider's profile cannot be used to sign in",
+  },
+) {}
 
 /** The public message of each {@link AccountConflict} reason. */
 const conflictMessages = {
@@ -69,7 +54,7 @@ const conflictMessages = {
  * @since 0.1.0
  * @category errors
  */
-export class AccountConflict extends Schema.TaggedError<AccountConflict>(
+export class AccountConflict extends CodedError<AccountConflict>(
   "effect-strata/accounts/AccountConflict",
 )(
   "AccountConflict",
@@ -82,25 +67,8 @@ export class AccountConflict extends Schema.TaggedError<AccountConflict>(
       "user-id-taken",
     ),
   },
-  HttpApiSchema.annotations({ status: 409 }),
-) {
-  /** The HTTP status a route answers with. */
-  get httpStatus(): number {
-    return 409;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "account_conflict";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return conflictMessages[this.reason];
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  { status: 409, code: "account_conflict", message: (failure) => conflictMessages[failure.reason] },
+) {}
 
 /**
  * The user has no account of this provider (unlink, provider token). 404.
@@ -108,26 +76,13 @@ export class AccountConflict extends Schema.TaggedError<AccountConflict>(
  * @since 0.1.0
  * @category errors
  */
-export class AccountNotLinked extends Schema.TaggedError<AccountNotLinked>(
+export class AccountNotLinked extends CodedError<AccountNotLinked>(
   "effect-strata/accounts/AccountNotLinked",
-)("AccountNotLinked", { provider: Schema.String }, HttpApiSchema.annotations({ status: 404 })) {
-  /** The HTTP status a route answers with. */
-  get httpStatus(): number {
-    return 404;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "account_not_linked";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "No account of this provider is linked";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+)(
+  "AccountNotLinked",
+  { provider: Schema.String },
+  { status: 404, code: "account_not_linked", message: "No account of this provider is linked" },
+) {}
 
 /**
  * Unlinking the user's last account is refused: the user could never sign in again. 409.
@@ -135,26 +90,11 @@ export class AccountNotLinked extends Schema.TaggedError<AccountNotLinked>(
  * @since 0.1.0
  * @category errors
  */
-export class LastAccount extends Schema.TaggedError<LastAccount>(
-  "effect-strata/accounts/LastAccount",
-)("LastAccount", { provider: Schema.String }, HttpApiSchema.annotations({ status: 409 })) {
-  /** The HTTP status a route answers with. */
-  get httpStatus(): number {
-    return 409;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "last_account";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "The last linked account cannot be unlinked";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+export class LastAccount extends CodedError<LastAccount>("effect-strata/accounts/LastAccount")(
+  "LastAccount",
+  { provider: Schema.String },
+  { status: 409, code: "last_account", message: "The last linked account cannot be unlinked" },
+) {}
 
 /**
  * No user has this id (linking to, or updating, a user that does not exist). 404.
@@ -162,26 +102,11 @@ export class LastAccount extends Schema.TaggedError<LastAccount>(
  * @since 0.1.0
  * @category errors
  */
-export class UserNotFound extends Schema.TaggedError<UserNotFound>(
-  "effect-strata/accounts/UserNotFound",
-)("UserNotFound", {}, HttpApiSchema.annotations({ status: 404 })) {
-  /** The HTTP status a route answers with. */
-  get httpStatus(): number {
-    return 404;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "user_not_found";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Unknown user";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+export class UserNotFound extends CodedError<UserNotFound>("effect-strata/accounts/UserNotFound")(
+  "UserNotFound",
+  {},
+  { status: 404, code: "user_not_found", message: "Unknown user" },
+) {}
 
 /**
  * No valid provider access token can be given: `not-stored` (tokens are not kept, or this
@@ -193,7 +118,7 @@ export class UserNotFound extends Schema.TaggedError<UserNotFound>(
  * @since 0.1.0
  * @category errors
  */
-export class ProviderTokenUnavailable extends Schema.TaggedError<ProviderTokenUnavailable>(
+export class ProviderTokenUnavailable extends CodedError<ProviderTokenUnavailable>(
   "effect-strata/accounts/ProviderTokenUnavailable",
 )(
   "ProviderTokenUnavailable",
@@ -201,27 +126,16 @@ export class ProviderTokenUnavailable extends Schema.TaggedError<ProviderTokenUn
     provider: Schema.String,
     reason: Schema.Literal("not-stored", "expired", "refresh-rejected", "refresh-failed"),
   },
-  HttpApiSchema.annotations({ status: 401 }),
-) {
-  /** The HTTP status a route answers with. */
-  get httpStatus(): number {
-    return this.reason === "refresh-failed" ? 502 : 401;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "provider_token_unavailable";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return this.reason === "refresh-failed"
-      ? "The provider is unavailable"
-      : "Sign in with this provider again";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  {
+    status: 401,
+    statusOf: (failure) => (failure.reason === "refresh-failed" ? 502 : 401),
+    code: "provider_token_unavailable",
+    message: (failure) =>
+      failure.reason === "refresh-failed"
+        ? "The provider is unavailable"
+        : "Sign in with this provider again",
+  },
+) {}
 
 /**
  * Every failure of `Accounts`, each with its HTTP status, stable `error` code and public
@@ -257,3 +171,19 @@ export const isAccountsError = (u: unknown): u is AccountsError =>
   typeof u._tag === "string" &&
   tags.has(u._tag) &&
   "httpStatus" in u;
+
+/**
+ * An accounts failure thrown by the classic `AccountsService`: the one classic view of every
+ * coded failure (`CodedHttpError`), an `HttpError` with the status and public message of the
+ * tagged error in `reason` and its stable code in `error` (`account_conflict`, `last_account`, ...).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const AccountsHttpError: {
+  /** The classic view of `reason`. */
+  new (reason: AccountsError): AccountsHttpError;
+} = CodedHttpError;
+
+/** An {@link AccountsHttpError}: a `CodedHttpError` of an accounts failure. @since 0.1.0 @category errors */
+export type AccountsHttpError = CodedHttpError<AccountsError>;

@@ -14,8 +14,7 @@ import * as Scope from "effect/Scope";
 import type { OAuthTokens, OAuthUser } from "../oauth/OAuthResult.js";
 import { runPromiseExitOnCaller } from "../pipeline/internal/callerFiber.js";
 import type { AccountsApi, AppUser, LinkedAccount } from "./Accounts.js";
-import { isAccountsError } from "./AccountsError.js";
-import { AccountsHttpError } from "./AccountsHttpError.js";
+import { AccountsHttpError, isAccountsError } from "./AccountsError.js";
 
 /**
  * Provider tokens as the classic face has them (an `OAuthCallbackResult` is one).

@@ -29,7 +29,6 @@ export {
   type LinkedAccount,
 } from "./Accounts.js";
 export * from "./AccountsError.js";
-export { AccountsHttpError } from "./AccountsHttpError.js";
 export {
   AccountsModule,
   type AccountsModuleOptions,

@@ -1,10 +1,10 @@
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import * as Respondable from "@effect/platform/HttpServerRespondable";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
-import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import { hasProperty } from "effect/Predicate";
 import * as Schema from "effect/Schema";
+import { direct, directIsExact } from "./DirectConstruction.js";
 import { errorResponse, responseOf } from "./ErrorBody.js";
 
 const TypeId: unique symbol = Symbol.for("strata/HttpError");
@@ -36,47 +36,7 @@ const propsOf = (
 ): HttpErrorProps =>
   errors === undefined ? { statusCode, message, _tag } : { statusCode, message, errors, _tag };
 
-/**
- * Builds an error of the Schema class `target` from its fields, `_tag` included: what its
- * constructor does when told not to validate, less its preparation of the fields (a copy, the
- * `_tag` merged in), which costs ~2 us, most of a stackless error. A `Schema.TaggedError` class
- * extends `Data.Error`, run here on `target`. Used only when {@link directIsExact}.
- */
-const direct = (target: Function, props: HttpErrorProps): never =>
-  Reflect.construct(Data.Error, [props], target) as never;
-
-/** The same own properties (the stack aside), each the same value or a copy of the same object. */
-const sameOwn = (a: object, b: object): boolean => {
-  const keys = Reflect.ownKeys(a);
-  const other = Reflect.ownKeys(b);
-  if (keys.length !== other.length || keys.some((key, i) => key !== other[i])) return false;
-  return keys.every((key) => {
-    if (key === "stack") return true;
-    const [x, y] = [Reflect.get(a, key), Reflect.get(b, key)];
-    if (x === y) return true;
-    return typeof x === "object" && typeof y === "object" && x !== null && y !== null
-      ? sameOwn(x, y)
-      : false;
-  });
-};
-
-/**
- * `true` when {@link direct} builds what a `Schema.TaggedError` constructor builds, checked once
- * on a probe class; with another `effect` whose constructor does more, the constructor runs.
- * Exported for its test.
- *
- * @internal
- */
-export const directIsExact: boolean = (() => {
-  class Probe extends Schema.TaggedError<Probe>()("Probe", bodyFields(Schema.Number)) {}
-  const viaConstructor = new Probe({ statusCode: 400, message: "m", errors: ["e"] }, true);
-  const viaDirect: Probe = direct(Probe, propsOf(400, "m", ["e"], "Probe"));
-  return (
-    Object.getPrototypeOf(viaDirect) === Probe.prototype &&
-    viaDirect instanceof Error &&
-    sameOwn(viaConstructor, viaDirect)
-  );
-})();
+export { directIsExact } from "./DirectConstruction.js";
 
 /**
  * An HTTP failure with a status, a message and optional detail lines.
@@ -204,6 +164,9 @@ export interface HttpErrorClass<Self, Tag extends string, Status extends number>
   >;
 }
 
+/** The members of {@link HttpError} each class with a fixed status shares (defined once, there). */
+const sharedMembers = [TypeId, Respondable.symbol, "getStatus", "getResponse"] as const;
+
 /** The base of each class with a fixed status (the same members as {@link HttpError}). */
 const httpErrorClass =
   <Self>() =>
@@ -227,22 +190,10 @@ const httpErrorClass =
         if (directIsExact && props !== message) return direct(new.target, props);
         super(props as { readonly statusCode: Status; readonly message: string }, true);
       }
-
-      get [TypeId](): typeof TypeId {
-        return TypeId;
-      }
-
-      [Respondable.symbol](): Effect.Effect<HttpServerResponse.HttpServerResponse> {
-        return Effect.succeed(errorResponse(this));
-      }
-
-      getStatus(): number {
-        return this.statusCode;
-      }
-
-      getResponse(): string | object {
-        return responseOf(this);
-      }
+    }
+    for (const key of sharedMembers) {
+      const member = Object.getOwnPropertyDescriptor(HttpError.prototype, key);
+      if (member !== undefined) Object.defineProperty(FixedStatus.prototype, key, member);
     }
     return FixedStatus as unknown as HttpErrorClass<Self, Tag, Status>;
   };

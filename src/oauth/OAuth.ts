@@ -6,20 +6,22 @@
  *
  * @since 0.1.0
  */
-import { hash } from "node:crypto";
 import type * as HttpClient from "@effect/platform/HttpClient";
 import * as Clock from "effect/Clock";
 import type * as ConfigError from "effect/ConfigError";
 import * as Context from "effect/Context";
-import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
 import type * as Redacted from "effect/Redacted";
-import type * as Types from "effect/Types";
-import { SecureRandom, tokensOf } from "../crypto/SecureRandom.js";
-import { type AuthorizationUrls, authorizationUrls } from "./AuthorizationUrlTemplate.js";
-import { fromEnv, type OAuthConfig } from "./OAuthConfig.js";
+import {
+  type Authorization,
+  type AuthorizeOptions,
+  makeAuthorize,
+  nonceHash,
+} from "./OAuthAuthorization.js";
+import type { OAuthConfig } from "./OAuthConfig.js";
+import { fromEnv } from "./OAuthConfigFromEnv.js";
 import {
   CodeRejected,
   InvalidState,
@@ -30,65 +32,14 @@ import {
   UnknownProvider,
   UnsupportedOperation,
 } from "./OAuthError.js";
-import type {
-  AuthorizationRequest,
-  CodeExchange,
-  OAuthConfigError,
-  OAuthProviderService,
-} from "./OAuthProvider.js";
+import type { CodeExchange, OAuthConfigError, OAuthProviderService } from "./OAuthProvider.js";
 import { OAuthProviders } from "./OAuthProviders.js";
-import type { OAuthSession, OAuthTokens } from "./OAuthResult.js";
-import {
-  type OAuthTransaction,
-  TRANSACTION_TTL,
-  type TransactionIntent,
-  type TransactionRedirects,
-} from "./OAuthTransaction.js";
+import type { OAuthSignIn, OAuthTokens } from "./OAuthResult.js";
+import { type OAuthTransaction } from "./OAuthTransaction.js";
 import { type CallbackParams, checkCallbackState, validateState } from "./StateCheck.js";
 import type { ProviderName } from "./SupportedProvider.js";
 
-/** Random bytes in each state, PKCE verifier and nonce drawn (256 bits). */
-const TOKEN_BYTES = 32;
-
-/**
- * Options of {@link OAuthService.authorize}.
- *
- * @since 0.1.0
- * @category pipeline
- */
-export interface AuthorizeOptions {
-  /** A caller-chosen state; by default 32 bytes from the CSPRNG (256 bits). */
-  readonly state?: string;
-  /** The full scope list, replacing the provider's defaults. */
-  readonly scopes?: ReadonlyArray<string>;
-  /** Ask for a refresh token (see `AuthorizationRequest.offline`). */
-  readonly offline?: boolean;
-  /** Validated redirects to keep in the transaction. */
-  readonly redirects?: TransactionRedirects;
-  /** What the authorization is for, kept in the transaction (absent: a sign-in). */
-  readonly intent?: TransactionIntent;
-  /** With the `link` intent: who started it (see `OAuthTransaction.linkOwner`), kept in the transaction. */
-  readonly linkOwner?: string;
-}
-
-/**
- * A started authorization: where to send the browser, and the transaction to keep.
- *
- * @since 0.1.0
- * @category pipeline
- */
-export interface Authorization {
-  readonly provider: ProviderName;
-  /** The provider's authorization URL (it carries the state, never the verifier or nonce). */
-  readonly url: string;
-  readonly state: string;
-  /** The PKCE verifier, for PKCE providers only. */
-  readonly codeVerifier?: string;
-  /** Everything the callback needs, to keep server-side or in the sealed cookie. */
-  readonly transaction: OAuthTransaction;
-}
-
-/** Every failure of {@link OAuthService.callback}. @since 0.1.0 @category pipeline */
+/** Every failure of {@link OAuthPipeline.callback}. @since 0.1.0 @category pipeline */
 export type CallbackError =
   | UnknownProvider
   | InvalidState
@@ -97,13 +48,19 @@ export type CallbackError =
   | TokenError
   | ProfileError;
 
+export {
+  type Authorization,
+  type AuthorizeOptions,
+  nonceHash,
+} from "./OAuthAuthorization.js";
+
 /**
  * The OAuth pipeline.
  *
  * @since 0.1.0
  * @category pipeline
  */
-export interface OAuthService {
+export interface OAuthPipeline {
   /** The configured providers. */
   readonly providers: ReadonlyArray<ProviderName>;
   /** The provider called `name`, or {@link UnknownProvider}. */
@@ -122,7 +79,7 @@ export interface OAuthService {
     provider: string,
     params: CallbackParams,
     transaction: Option.Option<OAuthTransaction>,
-  ) => Effect.Effect<OAuthSession, CallbackError>;
+  ) => Effect.Effect<OAuthSignIn, CallbackError>;
   /**
    * Exchanges a code (the caller checked the state) and fetches the profile. PKCE providers
    * need the verifier: without it, {@link InvalidState}.
@@ -130,7 +87,7 @@ export interface OAuthService {
   readonly exchange: (
     provider: string,
     exchange: CodeExchange,
-  ) => Effect.Effect<OAuthSession, UnknownProvider | InvalidState | TokenError | ProfileError>;
+  ) => Effect.Effect<OAuthSignIn, UnknownProvider | InvalidState | TokenError | ProfileError>;
   /** Refreshes an access token where the provider supports it. */
   readonly refresh: (
     provider: string,
@@ -147,21 +104,12 @@ export interface OAuthService {
 }
 
 /**
- * The hash sent as the OpenID `nonce` parameter: the transaction keeps the raw nonce, the URL
- * and the ID token carry only its SHA-256 (base64url), so the raw value never travels in a URL.
- *
- * @since 0.1.0
- * @category pipeline
- */
-export const nonceHash = (nonce: string): string => hash("sha256", nonce, "base64url");
-
-/**
  * Builds the pipeline over the {@link OAuthProviders} in context.
  *
  * @since 0.1.0
  * @category pipeline
  */
-export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.gen(function* () {
+export const make: Effect.Effect<OAuthPipeline, never, OAuthProviders> = Effect.gen(function* () {
   const registry = yield* OAuthProviders;
 
   const provider = (name: string) =>
@@ -170,115 +118,22 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
       onSome: Effect.succeed,
     });
 
-  const ttl = Duration.toMillis(TRANSACTION_TTL);
-  const urls = new Map<OAuthProviderService, AuthorizationUrls>();
-  const urlsOf = (p: OAuthProviderService) => {
-    let of = urls.get(p);
-    if (of === undefined) {
-      of = authorizationUrls(p);
-      urls.set(p, of);
-    }
-    return of;
-  };
+  const authorize = makeAuthorize(registry);
 
-  /** The started authorization, its transaction expiring at `expiry`. */
-  const started = (
-    p: OAuthProviderService,
-    url: string,
-    state: string,
-    codeVerifier: string | undefined,
-    nonce: string | undefined,
-    redirects: TransactionRedirects,
-    expiry: number,
-    intent: TransactionIntent | undefined,
-    linkOwner: string | undefined,
-  ): Authorization => {
-    const transaction: Types.Mutable<OAuthTransaction> = {
-      provider: p.name,
-      state,
-      redirects,
-      expiry,
-    };
-    const authorization: Types.Mutable<Authorization> = {
-      provider: p.name,
-      url,
-      state,
-      transaction,
-    };
-    if (codeVerifier !== undefined) {
-      transaction.codeVerifier = codeVerifier;
-      authorization.codeVerifier = codeVerifier;
-    }
-    if (nonce !== undefined) transaction.nonce = nonce;
-    if (intent !== undefined) transaction.intent = intent;
-    if (linkOwner !== undefined) transaction.linkOwner = linkOwner;
-    return authorization;
-  };
-
-  // Untraced, and in as few steps as it takes: it only computes, and a span (with the call-site
-  // capture of `Effect.fn`) would cost as much as the whole authorization. The tokens it needs
-  // (state, PKCE verifier, nonce) come from one draw; with the URL's template known, the rest
-  // is one step (the clock's).
-  const authorize = (
-    name: string,
-    options: AuthorizeOptions = {},
-  ): Effect.Effect<Authorization, UnknownProvider> => {
-    const found = registry.get(name);
-    if (Option.isNone(found)) return Effect.fail(new UnknownProvider());
-    const p = found.value;
-    const given = options.state !== undefined && options.state !== "" ? options.state : undefined;
-    const count = (given === undefined ? 1 : 0) + (p.pkce ? 1 : 0) + (p.oidc ? 1 : 0);
-    return Effect.flatMap(SecureRandom, (random) =>
-      Effect.flatMap(random.bytes(count * TOKEN_BYTES), (bytes) => {
-        const tokens = tokensOf(bytes, count, TOKEN_BYTES);
-        let drawn = 0;
-        const state = given ?? tokens[drawn++];
-        const codeVerifier = p.pkce ? tokens[drawn++] : undefined;
-        const nonce = p.oidc ? tokens[drawn++] : undefined;
-        const request: Types.Mutable<AuthorizationRequest> = {
-          state,
-          scopes: options.scopes ?? p.defaultScopes,
-        };
-        if (codeVerifier !== undefined) request.codeVerifier = codeVerifier;
-        if (nonce !== undefined) request.nonce = nonceHash(nonce);
-        if (options.offline !== undefined) request.offline = options.offline;
-        const redirects = options.redirects ?? {};
-        const finish = (url: string) =>
-          Clock.clockWith((clock) =>
-            Effect.succeed(
-              started(
-                p,
-                url,
-                state,
-                codeVerifier,
-                nonce,
-                redirects,
-                clock.unsafeCurrentTimeMillis() + ttl,
-                options.intent,
-                options.linkOwner,
-              ),
-            ),
-          );
-        const of = urlsOf(p);
-        const known = of.known(request);
-        return known === undefined ? Effect.flatMap(of.url(request), finish) : finish(known);
-      }),
-    );
-  };
-
-  const session = (p: OAuthProviderService, exchange: CodeExchange) =>
+  /** The sign-in of a code: its tokens, then the profile. */
+  const signInWith = (p: OAuthProviderService, exchange: CodeExchange) =>
     Effect.gen(function* () {
       if (p.pkce && (exchange.codeVerifier === undefined || exchange.codeVerifier === "")) {
         return yield* new InvalidState({ provider: p.name, reason: "missing_verifier" });
       }
       const tokens = yield* p.exchangeCode(exchange);
       const user = yield* p.fetchProfile(tokens.accessToken, tokens);
-      return { provider: p.name, tokens, user } satisfies OAuthSession;
+      return { provider: p.name, tokens, user } satisfies OAuthSignIn;
     });
 
   const exchange = Effect.fn("OAuth.exchange")(function* (name: string, input: CodeExchange) {
     const p = yield* provider(name);
-    return yield* session(p, input);
+    return yield* signInWith(p, input);
   });
 
   const callback = Effect.fn("OAuth.callback")(function* (
@@ -299,7 +154,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
     if (typeof params.code !== "string" || params.code === "") {
       return yield* new CodeRejected({ provider: p.name, oauthError: "invalid_request" });
     }
-    return yield* session(p, {
+    return yield* signInWith(p, {
       code: params.code,
       ...(tx.codeVerifier === undefined ? {} : { codeVerifier: tx.codeVerifier }),
       ...(tx.nonce === undefined ? {} : { nonce: nonceHash(tx.nonce) }),
@@ -338,7 +193,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
     refresh,
     revoke,
     validateState,
-  } satisfies OAuthService;
+  } satisfies OAuthPipeline;
 });
 
 /**
@@ -362,7 +217,7 @@ export const make: Effect.Effect<OAuthService, never, OAuthProviders> = Effect.g
  * @since 0.1.0
  * @category pipeline
  */
-export class OAuth extends Context.Tag("effect-strata/oauth/OAuth")<OAuth, OAuthService>() {
+export class OAuth extends Context.Tag("effect-strata/oauth/OAuth")<OAuth, OAuthPipeline>() {
   /** The pipeline over the providers in context (mocked providers in tests). */
   static readonly layerFromProviders: Layer.Layer<OAuth, never, OAuthProviders> = Layer.effect(
     OAuth,
@@ -377,7 +232,7 @@ export class OAuth extends Context.Tag("effect-strata/oauth/OAuth")<OAuth, OAuth
 
   /**
    * The pipeline configured from the environment (`<PROVIDER>_CLIENT_ID`,
-   * `<PROVIDER>_CLIENT_SECRET`, `OAUTH_REDIRECT_URI`, ...; see `OAuthConfig.fromEnv`).
+   * `<PROVIDER>_CLIENT_SECRET`, `OAUTH_REDIRECT_URI`, ...; see `oauthConfigFromEnv`).
    */
   static readonly layerConfig: Layer.Layer<
     OAuth,

@@ -7,53 +7,16 @@
  *
  * @since 0.1.0
  */
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema";
 import * as Respondable from "@effect/platform/HttpServerRespondable";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Schema from "effect/Schema";
-import { codedFailureResponse } from "../http/CodedFailure.js";
+import { CodedError, codedFailureResponse } from "../http/CodedFailure.js";
+import { CodedHttpError } from "../http/CodedHttpError.js";
+import { OAuthErrorCode, toOAuthErrorCode } from "./OAuthErrorCode.js";
 
-/**
- * The standard error codes of RFC 6749 (4.1.2.1, 5.2) and OpenID Connect Core (3.1.2.6). An
- * upstream code outside this list is reported as `other`, so nothing upstream is reflected raw.
- *
- * @since 0.1.0
- * @category errors
- */
-export const OAuthErrorCode = Schema.Literal(
-  "invalid_request",
-  "unauthorized_client",
-  "access_denied",
-  "unsupported_response_type",
-  "invalid_scope",
-  "server_error",
-  "temporarily_unavailable",
-  "invalid_client",
-  "invalid_grant",
-  "unsupported_grant_type",
-  "interaction_required",
-  "login_required",
-  "account_selection_required",
-  "consent_required",
-  "other",
-);
-
-/** A standard OAuth error code, or `other`. @since 0.1.0 @category errors */
-export type OAuthErrorCode = typeof OAuthErrorCode.Type;
-
-const knownCodes: ReadonlySet<string> = new Set(OAuthErrorCode.literals);
-
-/**
- * An upstream `error` value as an {@link OAuthErrorCode}: itself when it is a standard code,
- * `other` for anything else (never the raw text).
- *
- * @since 0.1.0
- * @category errors
- */
-export const toOAuthErrorCode = (value: unknown): OAuthErrorCode =>
-  typeof value === "string" && knownCodes.has(value) ? (value as OAuthErrorCode) : "other";
+export { OAuthErrorCode, toOAuthErrorCode };
 
 /**
  * The provider name in `/auth/:provider` is not one of the configured providers. 404.
@@ -61,26 +24,13 @@ export const toOAuthErrorCode = (value: unknown): OAuthErrorCode =>
  * @since 0.1.0
  * @category errors
  */
-export class UnknownProvider extends Schema.TaggedError<UnknownProvider>(
+export class UnknownProvider extends CodedError<UnknownProvider>(
   "effect-strata/oauth/UnknownProvider",
-)("UnknownProvider", {}, HttpApiSchema.annotations({ status: 404 })) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 404;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "unknown_provider";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Unknown OAuth provider";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+)(
+  "UnknownProvider",
+  {},
+  { status: 404, code: "unknown_provider", message: "Unknown OAuth provider" },
+) {}
 
 /**
  * Why a state was refused (never shown to the client: the body always says `Invalid state`).
@@ -107,30 +57,11 @@ export const InvalidStateReason = Schema.Literal(
  * @since 0.1.0
  * @category errors
  */
-export class InvalidState extends Schema.TaggedError<InvalidState>(
-  "effect-strata/oauth/InvalidState",
-)(
+export class InvalidState extends CodedError<InvalidState>("effect-strata/oauth/InvalidState")(
   "InvalidState",
   { provider: Schema.String, reason: InvalidStateReason },
-  HttpApiSchema.annotations({ status: 401 }),
-) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 401;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "invalid_state";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Invalid state";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  { status: 401, code: "invalid_state", message: "Invalid state" },
+) {}
 
 /**
  * The provider redirected back with `error=...` (the user declined, or the request was
@@ -139,32 +70,20 @@ export class InvalidState extends Schema.TaggedError<InvalidState>(
  * @since 0.1.0
  * @category errors
  */
-export class ProviderErrorResponse extends Schema.TaggedError<ProviderErrorResponse>(
+export class ProviderErrorResponse extends CodedError<ProviderErrorResponse>(
   "effect-strata/oauth/ProviderErrorResponse",
 )(
   "ProviderErrorResponse",
   { provider: Schema.String, oauthError: OAuthErrorCode },
-  HttpApiSchema.annotations({ status: 401 }),
-) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 401;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "provider_error";
-  }
-  /** The public message of the response body (the standard code only, never the description). */
-  get publicMessage(): string {
-    return this.oauthError === "other"
-      ? "The provider refused the authorization"
-      : `The provider refused the authorization (${this.oauthError})`;
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  {
+    status: 401,
+    code: "provider_error",
+    message: (failure) =>
+      failure.oauthError === "other"
+        ? "The provider refused the authorization"
+        : `The provider refused the authorization (${failure.oauthError})`,
+  },
+) {}
 
 /**
  * The token endpoint refused the code (expired, already used, wrong verifier or redirect URI,
@@ -173,30 +92,11 @@ export class ProviderErrorResponse extends Schema.TaggedError<ProviderErrorRespo
  * @since 0.1.0
  * @category errors
  */
-export class CodeRejected extends Schema.TaggedError<CodeRejected>(
-  "effect-strata/oauth/CodeRejected",
-)(
+export class CodeRejected extends CodedError<CodeRejected>("effect-strata/oauth/CodeRejected")(
   "CodeRejected",
   { provider: Schema.String, oauthError: OAuthErrorCode },
-  HttpApiSchema.annotations({ status: 401 }),
-) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 401;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "code_rejected";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Authorization code rejected";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  { status: 401, code: "code_rejected", message: "Authorization code rejected" },
+) {}
 
 /**
  * The token endpoint answered something that is not a usable token response (not JSON, no
@@ -207,30 +107,17 @@ export class CodeRejected extends Schema.TaggedError<CodeRejected>(
  * @since 0.1.0
  * @category errors
  */
-export class TokenResponseMalformed extends Schema.TaggedError<TokenResponseMalformed>(
+export class TokenResponseMalformed extends CodedError<TokenResponseMalformed>(
   "effect-strata/oauth/TokenResponseMalformed",
 )(
   "TokenResponseMalformed",
   { provider: Schema.String, status: Schema.optional(Schema.Number) },
-  HttpApiSchema.annotations({ status: 502 }),
-) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 502;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "token_response_malformed";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "The provider answered with a malformed token response";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  {
+    status: 502,
+    code: "token_response_malformed",
+    message: "The provider answered with a malformed token response",
+  },
+) {}
 
 /**
  * The provider could not be reached (DNS, connection, TLS) or answered with an unexpected
@@ -239,7 +126,7 @@ export class TokenResponseMalformed extends Schema.TaggedError<TokenResponseMalf
  * @since 0.1.0
  * @category errors
  */
-export class ProviderUnreachable extends Schema.TaggedError<ProviderUnreachable>(
+export class ProviderUnreachable extends CodedError<ProviderUnreachable>(
   "effect-strata/oauth/ProviderUnreachable",
 )(
   "ProviderUnreachable",
@@ -250,25 +137,8 @@ export class ProviderUnreachable extends Schema.TaggedError<ProviderUnreachable>
     /** A system error code such as `ECONNREFUSED` when there was none. */
     detail: Schema.optional(Schema.String),
   },
-  HttpApiSchema.annotations({ status: 502 }),
-) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 502;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "provider_unreachable";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "The provider is unavailable";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  { status: 502, code: "provider_unreachable", message: "The provider is unavailable" },
+) {}
 
 /**
  * An outbound call to the provider (token exchange, profile, refresh, revocation) did not
@@ -277,7 +147,7 @@ export class ProviderUnreachable extends Schema.TaggedError<ProviderUnreachable>
  * @since 0.1.0
  * @category errors
  */
-export class ProviderTimeout extends Schema.TaggedError<ProviderTimeout>(
+export class ProviderTimeout extends CodedError<ProviderTimeout>(
   "effect-strata/oauth/ProviderTimeout",
 )(
   "ProviderTimeout",
@@ -285,25 +155,8 @@ export class ProviderTimeout extends Schema.TaggedError<ProviderTimeout>(
     provider: Schema.String,
     operation: Schema.Literal("token", "profile", "refresh", "revoke"),
   },
-  HttpApiSchema.annotations({ status: 504 }),
-) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 504;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "provider_timeout";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "The provider did not answer in time";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  { status: 504, code: "provider_timeout", message: "The provider did not answer in time" },
+) {}
 
 /**
  * The profile could not be fetched or read: a non-2xx answer, a body over the size cap, a
@@ -313,7 +166,7 @@ export class ProviderTimeout extends Schema.TaggedError<ProviderTimeout>(
  * @since 0.1.0
  * @category errors
  */
-export class ProfileFetchFailed extends Schema.TaggedError<ProfileFetchFailed>(
+export class ProfileFetchFailed extends CodedError<ProfileFetchFailed>(
   "effect-strata/oauth/ProfileFetchFailed",
 )(
   "ProfileFetchFailed",
@@ -323,25 +176,8 @@ export class ProfileFetchFailed extends Schema.TaggedError<ProfileFetchFailed>(
     reason: Schema.Literal("status", "too_large", "malformed", "subject_mismatch"),
     status: Schema.optional(Schema.Number),
   },
-  HttpApiSchema.annotations({ status: 502 }),
-) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 502;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "profile_fetch_failed";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Could not fetch the user profile";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+  { status: 502, code: "profile_fetch_failed", message: "Could not fetch the user profile" },
+) {}
 
 /**
  * A `successRedirect`/`errorRedirect` that is neither a plain relative path nor on a configured
@@ -350,26 +186,13 @@ export class ProfileFetchFailed extends Schema.TaggedError<ProfileFetchFailed>(
  * @since 0.1.0
  * @category errors
  */
-export class InvalidRedirect extends Schema.TaggedError<InvalidRedirect>(
+export class InvalidRedirect extends CodedError<InvalidRedirect>(
   "effect-strata/oauth/InvalidRedirect",
-)("InvalidRedirect", { parameter: Schema.Literal("successRedirect", "errorRedirect") }) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 400;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "invalid_redirect";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Invalid redirect";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+)(
+  "InvalidRedirect",
+  { parameter: Schema.Literal("successRedirect", "errorRedirect") },
+  { status: 400, code: "invalid_redirect", message: "Invalid redirect" },
+) {}
 
 /**
  * An in-process transaction store is full of live entries: a new transaction is refused
@@ -379,26 +202,13 @@ export class InvalidRedirect extends Schema.TaggedError<InvalidRedirect>(
  * @since 0.1.0
  * @category errors
  */
-export class TransactionStoreFull extends Schema.TaggedError<TransactionStoreFull>(
+export class TransactionStoreFull extends CodedError<TransactionStoreFull>(
   "effect-strata/oauth/TransactionStoreFull",
-)("TransactionStoreFull", {}, HttpApiSchema.annotations({ status: 503 })) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 503;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "transaction_store_full";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Service Unavailable";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+)(
+  "TransactionStoreFull",
+  {},
+  { status: 503, code: "transaction_store_full", message: "Service Unavailable" },
+) {}
 
 /**
  * One client holds as many live transactions (or states taken) as a transaction store allows
@@ -409,7 +219,7 @@ export class TransactionStoreFull extends Schema.TaggedError<TransactionStoreFul
  * @since 0.1.0
  * @category errors
  */
-export class TooManyTransactions extends Schema.TaggedError<TooManyTransactions>(
+export class TooManyTransactions extends CodedError<TooManyTransactions>(
   "effect-strata/oauth/TooManyTransactions",
 )(
   "TooManyTransactions",
@@ -417,22 +227,10 @@ export class TooManyTransactions extends Schema.TaggedError<TooManyTransactions>
     /** Whole seconds until the client may start one again. */
     retryAfter: Schema.Number,
   },
-  HttpApiSchema.annotations({ status: 429 }),
+  { status: 429, code: "too_many_transactions", message: "Too Many Requests" },
 ) {
-  /** The HTTP status the built-in routes answer with. */
-  get httpStatus(): number {
-    return 429;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "too_many_transactions";
-  }
-  /** The public message of the response body. */
-  get publicMessage(): string {
-    return "Too Many Requests";
-  }
   /** Its status, body (the standard shape plus `error`) and `Retry-After`, on any server. */
-  [Respondable.symbol]() {
+  override [Respondable.symbol]() {
     return Effect.succeed(tooManyTransactionsResponse(this));
   }
 }
@@ -505,6 +303,22 @@ export const isOAuthError = (u: unknown): u is OAuthError =>
   typeof u._tag === "string" &&
   oauthErrorTags.has(u._tag) &&
   "httpStatus" in u;
+
+/**
+ * An OAuth failure thrown by the classic `OAuthService`: the one classic view of every coded
+ * failure (`CodedHttpError`), an `HttpError` with the status and public message of the tagged
+ * error in `reason` and its stable code in `error` (`invalid_state`, `code_rejected`, ...).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const OAuthHttpError: {
+  /** The classic view of `reason`. */
+  new (reason: OAuthError): OAuthHttpError;
+} = CodedHttpError;
+
+/** An {@link OAuthHttpError}: a `CodedHttpError` of an OAuth failure. @since 0.1.0 @category errors */
+export type OAuthHttpError = CodedHttpError<OAuthError>;
 
 /**
  * The provider has no such operation (facebook has no refresh, only google and twitter have

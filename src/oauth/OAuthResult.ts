@@ -54,16 +54,27 @@ export interface OAuthTokens {
 }
 
 /**
- * The outcome of a successful callback on the Effect face: provider, tokens and profile.
+ * A sign-in with a provider, what a successful callback yields on the Effect face: the
+ * provider, its tokens and the user's profile (not an app session: the routes' `session`
+ * option makes one from it).
  *
  * @since 0.1.0
  * @category results
  */
-export interface OAuthSession {
+export interface OAuthSignIn {
   readonly provider: ProviderName;
   readonly tokens: OAuthTokens;
   readonly user: OAuthUser;
 }
+
+/**
+ * The former name of {@link OAuthSignIn}.
+ *
+ * @deprecated Use `OAuthSignIn`: an OAuth callback's outcome, not a session.
+ * @since 0.1.0
+ * @category results
+ */
+export type OAuthSession = OAuthSignIn;
 
 /**
  * The callback result of the spec (`handleCallback`, the built-in route's JSON body and the
@@ -80,19 +91,19 @@ export interface OAuthCallbackResult {
 }
 
 /**
- * The classic callback result of a session: tokens revealed, absent fields left out.
+ * The classic callback result of a sign-in: tokens revealed, absent fields left out.
  *
  * @since 0.1.0
  * @category results
  */
-export const toCallbackResult = (session: OAuthSession): OAuthCallbackResult => {
-  const { tokens } = session;
+export const toCallbackResult = (signIn: OAuthSignIn): OAuthCallbackResult => {
+  const { tokens } = signIn;
   return {
     accessToken: Redacted.value(tokens.accessToken),
     ...(tokens.refreshToken === undefined
       ? {}
       : { refreshToken: Redacted.value(tokens.refreshToken) }),
     ...(tokens.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }),
-    user: session.user,
+    user: signIn.user,
   };
 };

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema";
-import type { OAuthSession } from "./OAuthResult.js";
+import type { OAuthSignIn } from "./OAuthResult.js";
 
 /**
  * The Schema of the default session data: `id` is `<provider>:<provider's user id>` (unique
@@ -39,7 +39,7 @@ export type OAuthSessionUser = typeof OAuthSessionUser.Type;
  * @since 0.1.0
  * @category session
  */
-export const sessionUserOf = ({ provider, user }: OAuthSession): OAuthSessionUser => ({
+export const sessionUserOf = ({ provider, user }: OAuthSignIn): OAuthSessionUser => ({
   id: `${provider}:${user.id}`,
   provider,
   subject: user.id,

@@ -9,15 +9,14 @@
  *
  * @since 0.1.0
  */
-import * as Respondable from "@effect/platform/HttpServerRespondable";
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
-import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Option from "effect/Option";
+import * as Schema from "effect/Schema";
 import { randomToken } from "../crypto/SecureRandom.js";
+import { CodedError } from "../http/CodedFailure.js";
 import { makeExpiringEntries } from "../memory/ExpiringEntries.js";
 import { makeClientQuota } from "./internal/ClientQuota.js";
 import { TooManyTransactions, TransactionStoreFull } from "./OAuthError.js";
@@ -32,24 +31,13 @@ import { TransactionSealer } from "./TransactionSealer.js";
  * @since 0.1.0
  * @category transaction
  */
-export class TransactionStoreError
-  extends Data.TaggedError("TransactionStoreError")<{
-    readonly message: string;
-    readonly cause?: unknown;
-  }>
-  implements Respondable.Respondable
-{
-  /** The response this failure answers: 503 `transaction_store_unavailable`. */
-  [Respondable.symbol]() {
-    return Effect.succeed(storeUnavailable);
-  }
-}
-
-/** The answer while the store cannot answer (prebuilt: it carries nothing of the failure). */
-const storeUnavailable = HttpServerResponse.unsafeJson(
-  { statusCode: 503, message: "Service Unavailable", error: "transaction_store_unavailable" },
-  { status: 503 },
-);
+export class TransactionStoreError extends CodedError<TransactionStoreError>(
+  "effect-strata/oauth/TransactionStoreError",
+)(
+  "TransactionStoreError",
+  { message: Schema.String, cause: Schema.optional(Schema.Unknown) },
+  { status: 503, code: "transaction_store_unavailable", message: "Service Unavailable" },
+) {}
 
 /**
  * How a store refuses to keep more: {@link TransactionStoreFull} (503, the whole store),

@@ -20,14 +20,13 @@ export {
   type CallbackError,
   nonceHash,
   OAuth,
-  type OAuthService as OAuthPipeline,
+  type OAuthPipeline,
 } from "./OAuth.js";
 export type { OAuthCallbackHandler } from "./OAuthCallbackHandler.js";
 export {
   type ClientCredentials,
   configuredProviders,
   type FacebookConfig,
-  fromEnv as oauthConfigFromEnv,
   type GitHubConfig,
   type GoogleConfig,
   isOidcConfig,
@@ -40,6 +39,7 @@ export {
   type TwitterConfig,
   toRedacted,
 } from "./OAuthConfig.js";
+export { fromEnv as oauthConfigFromEnv } from "./OAuthConfigFromEnv.js";
 export * from "./OAuthError.js";
 export {
   clearFlowCookie,
@@ -48,7 +48,6 @@ export {
   readFlowCookie,
   type StoredFlow,
 } from "./OAuthFlowCookie.js";
-export { OAuthHttpError } from "./OAuthHttpError.js";
 export { OAuthModule } from "./OAuthModule.js";
 export type { OAuthModuleOptions } from "./OAuthModuleOptions.js";
 export {
@@ -71,6 +70,7 @@ export {
 export {
   type OAuthCallbackResult,
   type OAuthSession,
+  type OAuthSignIn,
   type OAuthTokens,
   type OAuthUser,
   toCallbackResult,

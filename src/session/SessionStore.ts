@@ -9,12 +9,11 @@
  *
  * @since 0.1.0
  */
-import * as Respondable from "@effect/platform/HttpServerRespondable";
 import * as Context from "effect/Context";
-import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import type * as Option from "effect/Option";
-import { codedFailureResponse } from "../http/CodedFailure.js";
+import * as Schema from "effect/Schema";
+import { CodedError } from "../http/CodedFailure.js";
 import type { SessionTooLarge } from "./SessionTooLarge.js";
 
 /**
@@ -41,27 +40,13 @@ export interface SessionRecord {
  * @since 0.1.0
  * @category store
  */
-export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{
-  readonly message: string;
-  readonly cause?: unknown;
-}> {
-  /** The HTTP status a route that lets it escape answers with. */
-  get httpStatus(): number {
-    return 503;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "session_store_unavailable";
-  }
-  /** The public message of the response body (nothing of `message` or `cause`). */
-  get publicMessage(): string {
-    return "Service Unavailable";
-  }
-  /** Its status and body (the standard shape plus `error`), on any `@effect/platform` server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+export class SessionStoreError extends CodedError<SessionStoreError>(
+  "effect-strata/session/SessionStoreError",
+)(
+  "SessionStoreError",
+  { message: Schema.String, cause: Schema.optional(Schema.Unknown) },
+  { status: 503, code: "session_store_unavailable", message: "Service Unavailable" },
+) {}
 
 /**
  * Keeps sessions. Every `cookieValue` is what the browser sent, untrusted: a store answers

@@ -3,10 +3,8 @@
  *
  * @since 0.1.0
  */
-import * as Respondable from "@effect/platform/HttpServerRespondable";
-import * as Data from "effect/Data";
-import * as Effect from "effect/Effect";
-import { codedFailureResponse } from "../http/CodedFailure.js";
+import * as Schema from "effect/Schema";
+import { CodedError } from "../http/CodedFailure.js";
 
 /**
  * The sealed session does not fit a cookie (browsers keep about 4 096 bytes): the data is too
@@ -18,29 +16,16 @@ import { codedFailureResponse } from "../http/CodedFailure.js";
  * @since 0.1.0
  * @category store
  */
-export class SessionTooLarge
-  extends Data.TaggedError("SessionTooLarge")<{
+export class SessionTooLarge extends CodedError<SessionTooLarge>(
+  "effect-strata/session/SessionTooLarge",
+)(
+  "SessionTooLarge",
+  {
     /** The sealed value's length, in characters (for the log). */
-    readonly size: number;
+    size: Schema.Number,
     /** The most a cookie value may have. */
-    readonly limit: number;
-  }>
-  implements Respondable.Respondable
-{
-  /** The HTTP status it is answered with. */
-  get httpStatus(): number {
-    return 422;
-  }
-  /** The stable `error` code of the response body. */
-  get code(): string {
-    return "session_too_large";
-  }
-  /** The public message of the response body (nothing of the data). */
-  get publicMessage(): string {
-    return "Session data too large";
-  }
-  /** 422 in the standard shape plus `error: "session_too_large"`, on any server. */
-  [Respondable.symbol]() {
-    return Effect.succeed(codedFailureResponse(this));
-  }
-}
+    limit: Schema.Number,
+  },
+  // The public message says nothing of the data.
+  { status: 422, code: "session_too_large", message: "Session data too large" },
+) {}
