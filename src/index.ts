@@ -55,7 +55,16 @@ export { UseGuards } from "./decorators/UseGuards.js";
 export { UseInterceptors } from "./decorators/UseInterceptors.js";
 export { UsePipes } from "./decorators/UsePipes.js";
 export { Version } from "./decorators/Version.js";
+export { ApplicationConfig } from "./di/ApplicationConfig.js";
 export { Container } from "./di/Container.js";
+export { DiscoveryModule } from "./di/DiscoveryModule.js";
+export {
+  type DiscoverableDecorator,
+  type DiscoveredProvider,
+  type DiscoveryOptions,
+  DiscoveryService,
+  type DiscoverySource,
+} from "./di/DiscoveryService.js";
 export { type ForwardReference, forwardRef } from "./di/forwardRef.js";
 export { Inject, type InjectTarget } from "./di/Inject.js";
 export {
@@ -66,6 +75,8 @@ export {
   type ServiceOptions,
 } from "./di/Injectable.js";
 export { Injector } from "./di/Injector.js";
+export { LazyModuleLoader } from "./di/LazyModuleLoader.js";
+export { MetadataScanner } from "./di/MetadataScanner.js";
 export {
   type DynamicModule,
   Module,
@@ -94,12 +105,7 @@ export { type CustomDecorator, SetMetadata } from "./di/SetMetadata.js";
 export { StartupError, type StartupErrorReason } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
 export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./di/tokens.js";
-export {
-  ApplicationConfig,
-  DiscoveryService,
-  INQUIRER,
-  LazyModuleLoader,
-} from "./di/Unsupported.js";
+export { INQUIRER } from "./di/Unsupported.js";
 export { type ErrorBody, errorBody, validationError } from "./http/ErrorResponse.js";
 export {
   BadGatewayError,
@@ -291,7 +297,14 @@ export {
   ClassSerializerInterceptor,
   type ClassSerializerInterceptorOptions,
 } from "./nest/ClassSerializerInterceptor.js";
-export { ConfigurableModuleBuilder } from "./nest/ConfigurableModuleBuilder.js";
+export {
+  type ConfigurableModuleAsyncOptions,
+  ConfigurableModuleBuilder,
+  type ConfigurableModuleBuilderOptions,
+  type ConfigurableModuleCls,
+  type ConfigurableModuleHost,
+  type ConfigurableModuleOptionsFactory,
+} from "./nest/ConfigurableModuleBuilder.js";
 export { ExpressAdapter, type HttpAdapterView } from "./nest/ExpressAdapter.js";
 export {
   AnyFilesInterceptor,

@@ -4,6 +4,13 @@ import * as ExecutionStrategy from "effect/ExecutionStrategy";
 import * as Scope from "effect/Scope";
 import { fromUserCode } from "../http/UserCode.js";
 import {
+  type DiscoveredProvider,
+  DiscoveryService,
+  type DiscoverySource,
+} from "./DiscoveryService.js";
+import { LazyModuleLoader } from "./LazyModuleLoader.js";
+import type { ModuleImport } from "./Module.js";
+import {
   classRecipe,
   type GlobalEnhancerNodes,
   type ModuleGraph,
@@ -139,6 +146,15 @@ const startupFailure = (node: ProviderNode) => (cause: unknown) =>
         cause,
       });
 
+/** What the injector provides itself: per app, and for a lazily loaded module's graph. */
+interface FrameworkInstances {
+  readonly moduleRef: ModuleRef;
+  readonly discovery: DiscoveryService;
+  readonly lazyModuleLoader: LazyModuleLoader;
+  /** The binding of the app's provider an `inherited` node stands for. */
+  readonly inherited: (node: ProviderNode) => Binding;
+}
+
 /**
  * The binding of one provider, built from the bindings of its dependencies (built before it);
  * a singleton's `onModuleDestroy` is registered on the Scope in context.
@@ -147,11 +163,21 @@ const providerBinding = (
   node: ProviderNode,
   built: ReadonlyMap<ProviderNode, Binding>,
   singletonHooks: (node: ProviderNode, instance: unknown) => Effect.Effect<void, unknown>,
-  moduleRef: ModuleRef,
+  framework: FrameworkInstances,
 ): Effect.Effect<Binding, StartupError, Scope.Scope> =>
   Effect.gen(function* () {
-    if (node.kind === "request") return requestBinding(node);
-    if (node.kind === "moduleRef") return { _tag: "Instance", instance: moduleRef } as const;
+    switch (node.kind) {
+      case "request":
+        return requestBinding(node);
+      case "moduleRef":
+        return { _tag: "Instance", instance: framework.moduleRef } as const;
+      case "discovery":
+        return { _tag: "Instance", instance: framework.discovery } as const;
+      case "lazyModuleLoader":
+        return { _tag: "Instance", instance: framework.lazyModuleLoader } as const;
+      case "inherited":
+        return framework.inherited(node);
+    }
     const bindings = node.dependencies.map((dependency) =>
       dependency === undefined ? ABSENT : (built.get(dependency) as Binding),
     );
@@ -267,6 +293,7 @@ const providerBinding = (
  */
 export const makeInjector = (
   graph: ModuleGraph,
+  parent?: Injector,
 ): Effect.Effect<Injector, StartupError, Scope.Scope> =>
   Effect.gen(function* () {
     const scope = yield* Effect.scope;
@@ -306,16 +333,93 @@ export const makeInjector = (
     const lookup = (token: InjectionToken) =>
       graph.rootVisible.get(token) ?? graph.providers.find((node) => node.token === token);
     const moduleRef = new ModuleRef(moduleRefSource(graph, bindings, lookup, scope));
+    const framework: FrameworkInstances = {
+      moduleRef,
+      discovery: new DiscoveryService(discoverySource(graph, bindings)),
+      lazyModuleLoader: new LazyModuleLoader(lazyLoader(graph, scope, () => injector)),
+      inherited: (node) => {
+        if (parent === undefined || node.inherited === undefined) {
+          throw new Error(`${node.name} is shared with an app that is not given`);
+        }
+        return parent.binding(node.inherited);
+      },
+    };
     for (const node of graph.providers)
-      bindings.set(node, yield* providerBinding(node, bindings, singletonHooks, moduleRef));
-    return Injector.of({
+      bindings.set(node, yield* providerBinding(node, bindings, singletonHooks, framework));
+    const injector: Injector = Injector.of({
       globalEnhancers: graph.globalEnhancers,
       binding: (node) => bindings.get(node) as Binding,
       instance: instanceFrom(bindings),
       lookup,
       moduleRef,
     });
+    return injector;
   });
+
+/** What {@link DiscoveryService} lists: the graph's providers and controllers, with their instances. */
+const discoverySource = (
+  graph: ModuleGraph,
+  bindings: ReadonlyMap<ProviderNode, Binding>,
+): DiscoverySource => {
+  const controllers = new Set(graph.controllers);
+  const wrapper = (node: ProviderNode): DiscoveredProvider => {
+    const binding = bindings.get(node);
+    return {
+      token: node.token,
+      name: node.name,
+      metatype: node.metatype,
+      instance: binding?._tag === "Instance" ? binding.instance : undefined,
+      scope: node.scope,
+      host: node.module.cls,
+    };
+  };
+  return {
+    providers: () =>
+      graph.providers
+        .filter(
+          (node) => !controllers.has(node) && (node.kind === "provider" || node.kind === "alias"),
+        )
+        .map(wrapper),
+    controllers: () => graph.controllers.map(wrapper),
+  };
+};
+
+/**
+ * {@link LazyModuleLoader}'s loading: a module is compiled against the app's graph and built
+ * in the app's scope (its `onModuleDestroy` run when the app closes), once.
+ */
+const lazyLoader = (
+  graph: ModuleGraph,
+  appScope: Scope.Scope,
+  app: () => Injector,
+): ((module: ModuleImport) => Promise<ModuleRef>) => {
+  const loaded = new Map<unknown, Promise<ModuleRef>>();
+  return (module) => {
+    const cached = loaded.get(module);
+    if (cached !== undefined) return cached;
+    const load = Effect.runPromise(
+      Effect.suspend(() => {
+        const lazy = graph.compileLazy(module);
+        if (lazy.controllers.length > 0) {
+          return Effect.fail(
+            new StartupError({
+              message: `LazyModuleLoader cannot load ${lazy.root.path}: it declares controllers (${lazy.controllers.map((c) => c.name).join(", ")}), and routes are fixed when the app starts. Import it in the app's modules instead.`,
+            }),
+          );
+        }
+        return Scope.extend(makeInjector(lazy, app()), appScope);
+      }),
+    ).then(
+      (injector) => injector.moduleRef,
+      (error: unknown) => {
+        loaded.delete(module);
+        throw error;
+      },
+    );
+    loaded.set(module, load);
+    return load;
+  };
+};
 
 /**
  * What the app's {@link ModuleRef} reads: the bindings as they are built (so a provider's

@@ -1,6 +1,10 @@
+import { ApplicationConfig } from "./ApplicationConfig.js";
+import { DiscoveryService } from "./DiscoveryService.js";
 import { type ForwardReference, isForwardReference } from "./forwardRef.js";
 import type { InjectedProperty, InjectTarget } from "./Inject.js";
 import type { InjectableMetadata } from "./Injectable.js";
+import { LazyModuleLoader } from "./LazyModuleLoader.js";
+import { MetadataScanner } from "./MetadataScanner.js";
 import type { DynamicModule, ModuleImport, ModuleOptions } from "./Module.js";
 import { ModuleRef } from "./ModuleRef.js";
 import { MetadataKey, readMetadata } from "./metadata.js";
@@ -21,9 +25,18 @@ import { unsupportedToken } from "./Unsupported.js";
 /**
  * How a node's instance is obtained: built by `create` (`provider`), the instance of its only
  * dependency (`alias`, from `useExisting`), the current request (`request`, the `REQUEST`
- * token), or the app's {@link ModuleRef} (`moduleRef`).
+ * token), the app's {@link ModuleRef} (`moduleRef`), {@link DiscoveryService} (`discovery`) or
+ * {@link LazyModuleLoader} (`lazyModuleLoader`), or, in a lazily loaded module's graph, the
+ * app's own instance of a provider it shares (`inherited`).
  */
-export type ProviderKind = "provider" | "alias" | "request" | "moduleRef";
+export type ProviderKind =
+  | "provider"
+  | "alias"
+  | "request"
+  | "moduleRef"
+  | "discovery"
+  | "lazyModuleLoader"
+  | "inherited";
 
 /** One provider (or controller) of one module, with its dependencies resolved. */
 export interface ProviderNode {
@@ -45,6 +58,10 @@ export interface ProviderNode {
    * an empty object of its class, handed out first and filled in when it is constructed.
    */
   readonly placeholder?: () => object;
+  /** The class it builds (the class, or a `useFactory`'s factory), for {@link DiscoveryService}. */
+  readonly metatype?: Function;
+  /** An `inherited` node: the provider of the app whose instance it is. */
+  readonly inherited?: ProviderNode;
 }
 
 /** A module of the graph: what it provides, exports and imports. */
@@ -78,6 +95,20 @@ export interface ModuleGraph {
   /** The providers visible in the root module (its own and those its imports export). */
   readonly rootVisible: ReadonlyMap<InjectionToken, ProviderNode>;
   readonly globalEnhancers: GlobalEnhancerNodes;
+  /**
+   * Compiles a module the app did not import ({@link LazyModuleLoader}): the app's global
+   * providers are visible in it, the modules the app has are shared (as `inherited` nodes), and
+   * the same overrides apply.
+   */
+  readonly compileLazy: (module: ModuleImport) => ModuleGraph;
+}
+
+/** What a lazily loaded module's graph takes of the graph that loads it. */
+interface ParentGraph {
+  /** The providers every module sees: the framework's and the global modules' exports. */
+  readonly globalVisible: () => ReadonlyMap<InjectionToken, ProviderNode>;
+  /** What an already compiled module (by its import entry) exports, `undefined` when none is. */
+  readonly exportsOf: (entry: unknown) => ReadonlyMap<InjectionToken, ProviderNode> | undefined;
 }
 
 /** One dependency of a provider, as declared. */
@@ -101,6 +132,8 @@ interface Pending {
   readonly declaredScope: Scope;
   /** The prototype of a class provider, for a `forwardRef` placeholder. */
   readonly prototype?: object;
+  readonly metatype?: Function;
+  readonly inherited?: ProviderNode;
 }
 
 type EnhancerKind = keyof GlobalEnhancerNodes;
@@ -252,6 +285,7 @@ export const compileModuleGraph = (
   root: ModuleImport,
   overrides: ReadonlyMap<unknown, Provider<unknown>> = new Map(),
   testing: TestingReplacements = {},
+  parent?: ParentGraph,
 ): ModuleGraph => {
   const overriding = new Map<unknown, Provider<unknown>>();
   for (const provider of overrides.values()) overriding.set(providerToken(provider), provider);
@@ -297,6 +331,8 @@ export const compileModuleGraph = (
     const existing = modules.get(entry);
     if (existing !== undefined) return existing;
     const cls = isDynamicModule(entry) ? entry.module : entry;
+    const shared = parent?.exportsOf(entry);
+    if (shared !== undefined) return sharedModule(entry, cls, shared, parentPath);
     const staticOptions = moduleMetadata(cls);
     if (staticOptions === undefined && !isDynamicModule(entry)) {
       throw new StartupError({
@@ -349,6 +385,27 @@ export const compileModuleGraph = (
     return node;
   };
 
+  /** A module the loading app has: its exports, the app's instances. */
+  const sharedModule = (
+    entry: ModuleImport,
+    cls: Function,
+    exported: ReadonlyMap<InjectionToken, ProviderNode>,
+    parentPath: string,
+  ): ModuleNode => {
+    const name = moduleName(entry);
+    const node: ModuleNode = {
+      cls,
+      name,
+      path: parentPath ? `${parentPath} > ${name}` : name,
+      options: { exports: [...exported.keys()] },
+      global: false,
+      imports: [],
+    };
+    modules.set(entry, node);
+    own.set(node, new Map([...exported].map(([t, n]) => [t, inheritedProvider(n, node)])));
+    return node;
+  };
+
   const rootNode = collect(root, "");
   const core: ModuleNode = {
     cls: StrataCore,
@@ -359,12 +416,21 @@ export const compileModuleGraph = (
     imports: [],
   };
   modules.set(StrataCore, core);
-  register(core, [Reflector]);
-  // The framework's own tokens: the request and ModuleRef, provided by the injector itself.
+  if (parent === undefined) register(core, [Reflector, ApplicationConfig, MetadataScanner]);
+  else {
+    // A lazily loaded module sees what every module of the app sees, as the app's instances.
+    own.set(core, new Map());
+    for (const [token, node] of parent.globalVisible())
+      own.get(core)?.set(token, inheritedProvider(node, core));
+  }
+  // The framework's own tokens, provided by the injector itself.
   for (const [token, name, kind, declaredScope] of [
     [REQUEST, "REQUEST", "request", Scope.REQUEST],
     [ModuleRef, "ModuleRef", "moduleRef", Scope.SINGLETON],
+    [DiscoveryService, "DiscoveryService", "discovery", Scope.SINGLETON],
+    [LazyModuleLoader, "LazyModuleLoader", "lazyModuleLoader", Scope.SINGLETON],
   ] as const) {
+    if (parent !== undefined && kind !== "moduleRef" && kind !== "lazyModuleLoader") continue;
     own.get(core)?.set(token, {
       token,
       name,
@@ -520,9 +586,11 @@ export const compileModuleGraph = (
       const throughForwardRef =
         dependency.forward || forwardIn.slice(cycleStart + 1).some((f) => f);
       if (!throughForwardRef) {
+        // NestJS's message, word for word (ports assert it); the cycle itself is in `path`.
         throw new StartupError({
-          message: `Dependency cycle: ${cycle} (in ${pending.module.path}). Break it, or, if both sides are singleton classes, inject with @Inject(forwardRef(() => TheClass)) on both sides.`,
+          message: `A circular dependency has been detected inside "${rawName(found.token)}". Please, make sure that each side of a bidirectional relationships are decorated with "forwardRef()". Note that circular relationships between custom providers (e.g., factories) are not supported since functions cannot be called more than once.`,
           reason: "CircularDependency",
+          path: `Dependency cycle: ${cycle} (in ${pending.module.path})`,
         });
       }
       forwardTargets.set(found, cycle);
@@ -556,6 +624,8 @@ export const compileModuleGraph = (
       synchronous: pending.synchronous,
       dependencies,
       scope,
+      ...(pending.metatype === undefined ? {} : { metatype: pending.metatype }),
+      ...(pending.inherited === undefined ? {} : { inherited: pending.inherited }),
       ...(cycle !== undefined && prototype !== undefined
         ? { placeholder: () => Object.create(prototype) as object }
         : {}),
@@ -575,7 +645,23 @@ export const compileModuleGraph = (
     rootVisible.set(token, resolve(pending, false));
   const resolved = (list: ReadonlyArray<Pending>) =>
     list.map((pending) => nodes.get(pending) as ProviderNode);
+  const asNodes = (pendings: Map<InjectionToken, Pending>) =>
+    new Map([...pendings].map(([t, p]) => [t, resolve(p, false)]));
+  const loader: ParentGraph = {
+    globalVisible: () => {
+      const visible = asNodes(own.get(core) ?? new Map());
+      for (const global of globals)
+        for (const [t, n] of asNodes(exportsOf(global, new Set()))) visible.set(t, n);
+      return visible;
+    },
+    exportsOf: (entry) => {
+      const module = modules.get(testing.modules?.get(entry as ModuleImport) ?? entry);
+      if (module === undefined || module === core) return parent?.exportsOf(entry);
+      return asNodes(exportsOf(module, new Set()));
+    },
+  };
   return {
+    compileLazy: (module) => compileModuleGraph(module, overrides, testing, loader),
     root: rootNode,
     providers: order,
     controllers: controllerNodes,
@@ -588,6 +674,23 @@ export const compileModuleGraph = (
     },
   };
 };
+
+/** A token as NestJS names it in its messages: a class's name, a string as is. */
+const rawName = (token: InjectionToken): string =>
+  typeof token === "string" ? token : tokenName(token);
+
+/** A provider of the app, shared by a lazily loaded module's graph: its instance is the app's. */
+const inheritedProvider = (node: ProviderNode, module: ModuleNode): Pending => ({
+  token: node.token,
+  name: node.name,
+  module,
+  kind: "inherited",
+  create: () => undefined,
+  synchronous: true,
+  dependencies: [],
+  declaredScope: node.scope,
+  inherited: node,
+});
 
 const enhancerName = (provider: Provider<unknown>): string =>
   provider.useClass?.name ??
@@ -643,6 +746,7 @@ const classProvider = (
   synchronous: true,
   dependencies: () => classDependencies(cls, `in ${module.path}`),
   prototype: cls.prototype as object,
+  metatype: cls,
 });
 
 const factoryDependency = (
@@ -706,6 +810,7 @@ const pendingProvider = (entry: ProviderLike, module: ModuleNode): Pending => {
       declaredScope: provider.scope ?? Scope.SINGLETON,
       create: (args) => factory(...args),
       synchronous: false,
+      metatype: factory,
       dependencies: (provider.inject ?? []).map(factoryDependency),
     };
   }
