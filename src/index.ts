@@ -57,6 +57,14 @@ export { UsePipes } from "./decorators/UsePipes.js";
 export { Version } from "./decorators/Version.js";
 export { ApplicationConfig } from "./di/ApplicationConfig.js";
 export { Container } from "./di/Container.js";
+export {
+  type ContextId,
+  ContextIdFactory,
+  type ContextIdResolver,
+  type ContextIdStrategy,
+  createContextId,
+  type HostComponentInfo,
+} from "./di/ContextId.js";
 export { DiscoveryModule } from "./di/DiscoveryModule.js";
 export {
   type DiscoverableDecorator,
@@ -86,9 +94,6 @@ export {
   StrataModule,
 } from "./di/Module.js";
 export {
-  type ContextId,
-  ContextIdFactory,
-  createContextId,
   type IntrospectionResult,
   ModuleRef,
   type ModuleRefOptions,

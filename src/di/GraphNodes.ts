@@ -45,6 +45,11 @@ export interface ProviderNode {
   readonly metatype?: Function;
   /** An `inherited` node: the provider of the app whose instance it is. */
   readonly inherited?: ProviderNode;
+  /**
+   * A request-scoped provider whose whole tree is durable (it is declared durable, and what it
+   * depends on is a singleton, the request or durable too): kept per tenant under a strategy.
+   */
+  readonly durable?: boolean;
 }
 
 /** A module of the graph: what it provides, exports and imports. */
@@ -114,6 +119,8 @@ export interface Pending {
   readonly synchronous: boolean;
   readonly dependencies: (() => ReadonlyArray<Dependency>) | ReadonlyArray<Dependency>;
   readonly declaredScope: Scope;
+  /** Declared durable (`@Injectable({ durable: true })`, or `durable` on the provider). */
+  readonly durable?: boolean;
   /** The prototype of a class provider, for a `forwardRef` placeholder. */
   readonly prototype?: object;
   readonly metatype?: Function;

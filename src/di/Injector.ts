@@ -8,6 +8,7 @@ import {
   DiscoveryService,
   type DiscoverySource,
 } from "./DiscoveryService.js";
+import { makeDurableContexts } from "./DurableContexts.js";
 import { LazyModuleLoader } from "./LazyModuleLoader.js";
 import type { ModuleImport } from "./Module.js";
 import {
@@ -153,6 +154,8 @@ interface FrameworkInstances {
   readonly lazyModuleLoader: LazyModuleLoader;
   /** The binding of the app's provider an `inherited` node stands for. */
   readonly inherited: (node: ProviderNode) => Binding;
+  /** The store a durable provider is built in for a request's store. */
+  readonly durable: (store: RequestStore, node: ProviderNode) => RequestStore;
 }
 
 /**
@@ -225,7 +228,9 @@ const providerBinding = (
     // Built without any Effect when it and its request-scoped dependencies are classes or
     // values: `NOT_NOW` means "take the Effect path", and nothing was created for this node.
     const now =
-      node.synchronous && bindings.every((b) => b._tag === "Instance" || b.now !== undefined)
+      node.durable !== true &&
+      node.synchronous &&
+      bindings.every((b) => b._tag === "Instance" || b.now !== undefined)
         ? (store: RequestStore): unknown => {
             if (store.instances.has(node.id)) return store.instances.get(node.id);
             const args = new Array<unknown>(bindings.length);
@@ -279,6 +284,14 @@ const providerBinding = (
           return lifecycle(created, store.scope, node);
         });
       });
+    if (node.durable === true) {
+      // Built in the store of the context the strategy maps the request to (a tenant's).
+      const durableMake = (store: RequestStore | undefined) =>
+        Effect.suspend(() =>
+          make(store === undefined ? undefined : framework.durable(store, node)),
+        );
+      return { _tag: "Maker", make: durableMake } as const;
+    }
     return { _tag: "Maker", make, now } as const;
   });
 
@@ -337,6 +350,7 @@ export const makeInjector = (
       moduleRef,
       discovery: new DiscoveryService(discoverySource(graph, bindings)),
       lazyModuleLoader: new LazyModuleLoader(lazyLoader(graph, scope, () => injector)),
+      durable: makeDurableContexts(scope),
       inherited: (node) => {
         if (parent === undefined || node.inherited === undefined) {
           throw new Error(`${node.name} is shared with an app that is not given`);

@@ -91,6 +91,9 @@ export const classProvider = (
   dependencies: () => classDependencies(cls, `in ${module.path}`),
   prototype: cls.prototype as object,
   metatype: cls,
+  ...(readMetadata<InjectableMetadata>(MetadataKey.injectable, cls)?.durable === true
+    ? { durable: true }
+    : {}),
 });
 
 const factoryDependency = (
@@ -143,7 +146,9 @@ export const pendingProvider = (entry: ProviderLike, module: ModuleNode): Pendin
       module,
       provider.scope ?? scopeOf(provider.useClass),
     );
-    return { ...pending, name };
+    return provider.durable === undefined
+      ? { ...pending, name }
+      : { ...pending, name, durable: provider.durable };
   }
   if (provider.useFactory !== undefined) {
     const factory = provider.useFactory as (...args: ReadonlyArray<unknown>) => unknown;
@@ -156,6 +161,7 @@ export const pendingProvider = (entry: ProviderLike, module: ModuleNode): Pendin
       create: (args) => factory(...args),
       synchronous: false,
       metatype: factory,
+      ...(provider.durable === true ? { durable: true } : {}),
       dependencies: (provider.inject ?? []).map(factoryDependency),
     };
   }

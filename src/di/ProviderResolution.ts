@@ -154,6 +154,11 @@ export class ProviderResolver {
       scope,
       ...(pending.metatype === undefined ? {} : { metatype: pending.metatype }),
       ...(pending.inherited === undefined ? {} : { inherited: pending.inherited }),
+      ...(pending.durable === true &&
+      scope === Scope.REQUEST &&
+      present.every((d) => d.scope !== Scope.REQUEST || d.kind === "request" || d.durable === true)
+        ? { durable: true }
+        : {}),
       ...(cycle !== undefined && prototype !== undefined
         ? { placeholder: () => Object.create(prototype) as object }
         : {}),

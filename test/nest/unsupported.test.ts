@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  ContextIdFactory,
   INQUIRER,
   Inject,
   Injectable,
@@ -34,10 +33,7 @@ describe("NestJS APIs Strata does not support fail clearly, saying what to use",
     );
   });
 
-  it("durable providers and app methods throw when called", async () => {
-    expect(() => ContextIdFactory.apply({})).toThrow(
-      "ContextIdFactory.apply() (durable providers) is not supported",
-    );
+  it("app methods Strata does not support throw when called", async () => {
     @Module({})
     class Empty {}
     const app = await NestFactory.create(Empty);
