@@ -109,8 +109,14 @@ export { Scope } from "./di/Scope.js";
 export { type CustomDecorator, SetMetadata } from "./di/SetMetadata.js";
 export { StartupError, type StartupErrorReason } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
-export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./di/tokens.js";
-export { INQUIRER } from "./di/Unsupported.js";
+export {
+  APP_FILTER,
+  APP_GUARD,
+  APP_INTERCEPTOR,
+  APP_PIPE,
+  INQUIRER,
+  REQUEST,
+} from "./di/tokens.js";
 export { type ErrorBody, errorBody, validationError } from "./http/ErrorResponse.js";
 export {
   BadGatewayError,

@@ -9,7 +9,7 @@ import { inheritedProvider } from "./ProviderRecipe.js";
 import { Reflector } from "./Reflector.js";
 import { Scope } from "./Scope.js";
 import type { InjectionToken } from "./Token.js";
-import { REQUEST } from "./tokens.js";
+import { INQUIRER, REQUEST } from "./tokens.js";
 
 /** What every app provides without a module. */
 class StrataCore {}
@@ -22,12 +22,13 @@ const FRAMEWORK_TOKENS: ReadonlyArray<
   [ModuleRef, "ModuleRef", "moduleRef", Scope.SINGLETON, "every graph"],
   [DiscoveryService, "DiscoveryService", "discovery", Scope.SINGLETON, "app"],
   [LazyModuleLoader, "LazyModuleLoader", "lazyModuleLoader", Scope.SINGLETON, "every graph"],
+  [INQUIRER, "INQUIRER", "inquirer", Scope.TRANSIENT, "every graph"],
 ];
 
 /**
  * Adds the global module of what every module sees without importing it: `Reflector`,
  * `ApplicationConfig`, `MetadataScanner` and the framework's tokens (the request, `ModuleRef`,
- * `DiscoveryService`, `LazyModuleLoader`). In a lazily loaded module's graph, it holds the
+ * `DiscoveryService`, `LazyModuleLoader`, `INQUIRER`). In a lazily loaded module's graph, it holds the
  * loading app's global providers instead (their instances are the app's), with a `ModuleRef`
  * and a `LazyModuleLoader` of its own.
  */

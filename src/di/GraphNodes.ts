@@ -9,7 +9,8 @@ import type { InjectionToken } from "./Token.js";
  * How a node's instance is obtained: built by `create` (`provider`), the instance of its only
  * dependency (`alias`, from `useExisting`), the current request (`request`, the `REQUEST`
  * token), the app's {@link ModuleRef} (`moduleRef`), {@link DiscoveryService} (`discovery`) or
- * {@link LazyModuleLoader} (`lazyModuleLoader`), or, in a lazily loaded module's graph, the
+ * {@link LazyModuleLoader} (`lazyModuleLoader`), the provider it is built for (`inquirer`, the
+ * `INQUIRER` token), or, in a lazily loaded module's graph, the
  * app's own instance of a provider it shares (`inherited`).
  */
 export type ProviderKind =
@@ -19,6 +20,7 @@ export type ProviderKind =
   | "moduleRef"
   | "discovery"
   | "lazyModuleLoader"
+  | "inquirer"
   | "inherited";
 
 /** One provider (or controller) of one module, with its dependencies resolved. */

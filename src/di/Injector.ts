@@ -31,7 +31,11 @@ export type Binding =
   | { readonly _tag: "Instance"; readonly instance: unknown }
   | {
       readonly _tag: "Maker";
-      readonly make: (store: RequestStore | undefined) => Effect.Effect<unknown, unknown>;
+      /** `inquirer`: the provider it is built for (what `INQUIRER` injects an object of). */
+      readonly make: (
+        store: RequestStore | undefined,
+        inquirer?: ProviderNode,
+      ) => Effect.Effect<unknown, unknown>;
       /** The instance built synchronously, or `NOT_NOW` (request-scoped classes and values only). */
       readonly now?: ((store: RequestStore) => unknown) | undefined;
     };
@@ -121,6 +125,19 @@ const instanceFrom =
     return binding._tag === "Instance" ? Effect.succeed(binding.instance) : binding.make(store);
   };
 
+/**
+ * `INQUIRER`: an object of the class of the provider being built for (`inquirer.constructor`
+ * is that class), as NestJS hands its constructor; `undefined` for what is built for no
+ * provider (a singleton at startup, `moduleRef.resolve`).
+ */
+const INQUIRER_BINDING: Binding = {
+  _tag: "Maker",
+  make: (_store, inquirer) => {
+    const prototype = (inquirer?.metatype as { prototype?: object } | undefined)?.prototype;
+    return Effect.succeed(prototype === undefined ? undefined : Object.create(prototype));
+  },
+};
+
 /** What an optional dependency without a provider injects. */
 const ABSENT: Binding = { _tag: "Instance", instance: undefined };
 
@@ -180,6 +197,8 @@ const providerBinding = (
         return { _tag: "Instance", instance: framework.lazyModuleLoader } as const;
       case "inherited":
         return framework.inherited(node);
+      case "inquirer":
+        return INQUIRER_BINDING;
     }
     const bindings = node.dependencies.map((dependency) =>
       dependency === undefined ? ABSENT : (built.get(dependency) as Binding),
@@ -187,7 +206,12 @@ const providerBinding = (
     // `useExisting`: the very binding of the token it aliases, so the same instance.
     if (node.kind === "alias") return bindings[0];
     // Dependencies that are instances are read directly; only makers run as Effects.
-    const build = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
+    // Each maker is told whom it is built for: this provider, but `INQUIRER` this one's inquirer.
+    const forInquirer = node.dependencies.map((d) => d?.kind === "inquirer");
+    const build = (
+      store: RequestStore | undefined,
+      inquirer?: ProviderNode,
+    ): Effect.Effect<unknown, unknown> => {
       const args = new Array<unknown>(bindings.length);
       let pending: Array<Effect.Effect<void, unknown>> | undefined;
       for (let i = 0; i < bindings.length; i++) {
@@ -198,7 +222,7 @@ const providerBinding = (
         }
         pending ??= [];
         pending.push(
-          Effect.map(binding.make(store), (instance) => {
+          Effect.map(binding.make(store, forInquirer[i] ? inquirer : node), (instance) => {
             args[i] = instance;
           }),
         );
@@ -256,7 +280,10 @@ const providerBinding = (
         : undefined;
     // The cache is consulted when the Effect runs, not when it is made: dependencies are
     // resolved one after another, so a provider shared by two of them is created once.
-    const make = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> =>
+    const make = (
+      store: RequestStore | undefined,
+      inquirer?: ProviderNode,
+    ): Effect.Effect<unknown, unknown> =>
       Effect.suspend(() => {
         if (store === undefined) {
           return Effect.fail(
@@ -279,16 +306,16 @@ const providerBinding = (
               : Effect.as(runDue(store), instance);
           }
         }
-        return Effect.tap(build(store), (created) => {
+        return Effect.tap(build(store, inquirer), (created) => {
           store.instances.set(node.id, created);
           return lifecycle(created, store.scope, node);
         });
       });
     if (node.durable === true) {
       // Built in the store of the context the strategy maps the request to (a tenant's).
-      const durableMake = (store: RequestStore | undefined) =>
+      const durableMake = (store: RequestStore | undefined, inquirer?: ProviderNode) =>
         Effect.suspend(() =>
-          make(store === undefined ? undefined : framework.durable(store, node)),
+          make(store === undefined ? undefined : framework.durable(store, node), inquirer),
         );
       return { _tag: "Maker", make: durableMake } as const;
     }

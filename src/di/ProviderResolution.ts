@@ -3,7 +3,6 @@ import type { ModuleVisibility } from "./ModuleVisibility.js";
 import { Scope } from "./Scope.js";
 import { StartupError } from "./StartupError.js";
 import { type InjectionToken, tokenName } from "./Token.js";
-import { unsupportedToken } from "./Unsupported.js";
 
 /** A dependency left empty while its `forwardRef` cycle is resolved, filled in afterwards. */
 interface ForwardSlot {
@@ -105,13 +104,6 @@ export class ProviderResolver {
 
   /** The error for a dependency no visible provider satisfies, saying where it is provided. */
   private missing(pending: Pending, dependency: Dependency): StartupError {
-    const notSupported = unsupportedToken(dependency.token);
-    if (notSupported !== undefined) {
-      return new StartupError({
-        message: `Cannot resolve ${dependency.where} of ${pending.name} in ${pending.module.path}: ${notSupported}`,
-        reason: "UnknownDependencies",
-      });
-    }
     const module: ModuleNode = pending.module;
     const elsewhere = this.visibility.declaring(dependency.token).filter((m) => m !== module);
     const hint =
