@@ -57,7 +57,24 @@ export { UseGuards } from "./decorators/UseGuards.js";
 export { UseInterceptors } from "./decorators/UseInterceptors.js";
 export { UsePipes } from "./decorators/UsePipes.js";
 export { Version } from "./decorators/Version.js";
+export { ApplicationConfig } from "./di/ApplicationConfig.js";
 export { Container } from "./di/Container.js";
+export {
+  type ContextId,
+  ContextIdFactory,
+  type ContextIdResolver,
+  type ContextIdStrategy,
+  createContextId,
+  type HostComponentInfo,
+} from "./di/ContextId.js";
+export { DiscoveryModule } from "./di/DiscoveryModule.js";
+export {
+  type DiscoverableDecorator,
+  type DiscoveredProvider,
+  type DiscoveryOptions,
+  DiscoveryService,
+  type DiscoverySource,
+} from "./di/DiscoveryService.js";
 export { type ForwardReference, forwardRef } from "./di/forwardRef.js";
 export { Inject, type InjectTarget } from "./di/Inject.js";
 export {
@@ -66,6 +83,8 @@ export {
   Service,
   type ServiceOptions,
 } from "./di/Injectable.js";
+export { LazyModuleLoader } from "./di/LazyModuleLoader.js";
+export { MetadataScanner } from "./di/MetadataScanner.js";
 export {
   type DynamicModule,
   Module,
@@ -74,9 +93,6 @@ export {
   type ModuleOptions,
 } from "./di/Module.js";
 export {
-  type ContextId,
-  ContextIdFactory,
-  createContextId,
   type IntrospectionResult,
   ModuleRef,
   type ModuleRefOptions,
@@ -92,13 +108,14 @@ export { Scope } from "./di/Scope.js";
 export { type CustomDecorator, SetMetadata } from "./di/SetMetadata.js";
 export { StartupError, type StartupErrorReason } from "./di/StartupError.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
-export { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, REQUEST } from "./di/tokens.js";
 export {
-  ApplicationConfig,
-  DiscoveryService,
+  APP_FILTER,
+  APP_GUARD,
+  APP_INTERCEPTOR,
+  APP_PIPE,
   INQUIRER,
-  LazyModuleLoader,
-} from "./di/Unsupported.js";
+  REQUEST,
+} from "./di/tokens.js";
 export type { ErrorBody } from "./http/ErrorResponse.js";
 export {
   BadGatewayError,
@@ -181,7 +198,14 @@ export {
   ClassSerializerInterceptor,
   type ClassSerializerInterceptorOptions,
 } from "./nest/ClassSerializerInterceptor.js";
-export { ConfigurableModuleBuilder } from "./nest/ConfigurableModuleBuilder.js";
+export {
+  type ConfigurableModuleAsyncOptions,
+  ConfigurableModuleBuilder,
+  type ConfigurableModuleBuilderOptions,
+  type ConfigurableModuleCls,
+  type ConfigurableModuleHost,
+  type ConfigurableModuleOptionsFactory,
+} from "./nest/ConfigurableModuleBuilder.js";
 export { ExpressAdapter, type HttpAdapterView } from "./nest/ExpressAdapter.js";
 export {
   AnyFilesInterceptor,

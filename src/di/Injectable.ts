@@ -4,11 +4,17 @@ import { Scope } from "./Scope.js";
 /** Options of {@link Injectable}. @since 0.1.0 @category decorators */
 export interface InjectableOptions {
   readonly scope?: Scope | "singleton" | "transient" | "request";
+  /**
+   * A request-scoped provider kept per tenant rather than per request, once a
+   * `ContextIdFactory.apply(strategy)` says which requests share it (NestJS's durable providers).
+   */
+  readonly durable?: boolean;
 }
 
 /** The recorded `@Injectable` options of a class. */
 export interface InjectableMetadata {
   readonly scope: Scope;
+  readonly durable?: boolean;
 }
 
 /**
@@ -23,6 +29,7 @@ export const Injectable =
   (target) => {
     const metadata: InjectableMetadata = {
       scope: (options.scope as Scope | undefined) ?? Scope.SINGLETON,
+      ...(options.durable === true ? { durable: true } : {}),
     };
     writeMetadata(MetadataKey.injectable, metadata, target);
   };

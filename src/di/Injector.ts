@@ -4,6 +4,14 @@ import * as ExecutionStrategy from "effect/ExecutionStrategy";
 import * as Scope from "effect/Scope";
 import { fromUserCode } from "../http/UserCode.js";
 import {
+  type DiscoveredProvider,
+  DiscoveryService,
+  type DiscoverySource,
+} from "./DiscoveryService.js";
+import { makeDurableContexts } from "./DurableContexts.js";
+import { LazyModuleLoader } from "./LazyModuleLoader.js";
+import type { ModuleImport } from "./Module.js";
+import {
   classRecipe,
   type GlobalEnhancerNodes,
   type ModuleGraph,
@@ -23,7 +31,11 @@ export type Binding =
   | { readonly _tag: "Instance"; readonly instance: unknown }
   | {
       readonly _tag: "Maker";
-      readonly make: (store: RequestStore | undefined) => Effect.Effect<unknown, unknown>;
+      /** `inquirer`: the provider it is built for (what `INQUIRER` injects an object of). */
+      readonly make: (
+        store: RequestStore | undefined,
+        inquirer?: ProviderNode,
+      ) => Effect.Effect<unknown, unknown>;
       /** The instance built synchronously, or `NOT_NOW` (request-scoped classes and values only). */
       readonly now?: ((store: RequestStore) => unknown) | undefined;
     };
@@ -113,6 +125,19 @@ const instanceFrom =
     return binding._tag === "Instance" ? Effect.succeed(binding.instance) : binding.make(store);
   };
 
+/**
+ * `INQUIRER`: an object of the class of the provider being built for (`inquirer.constructor`
+ * is that class), as NestJS hands its constructor; `undefined` for what is built for no
+ * provider (a singleton at startup, `moduleRef.resolve`).
+ */
+const INQUIRER_BINDING: Binding = {
+  _tag: "Maker",
+  make: (_store, inquirer) => {
+    const prototype = (inquirer?.metatype as { prototype?: object } | undefined)?.prototype;
+    return Effect.succeed(prototype === undefined ? undefined : Object.create(prototype));
+  },
+};
+
 /** What an optional dependency without a provider injects. */
 const ABSENT: Binding = { _tag: "Instance", instance: undefined };
 
@@ -139,6 +164,17 @@ const startupFailure = (node: ProviderNode) => (cause: unknown) =>
         cause,
       });
 
+/** What the injector provides itself: per app, and for a lazily loaded module's graph. */
+interface FrameworkInstances {
+  readonly moduleRef: ModuleRef;
+  readonly discovery: DiscoveryService;
+  readonly lazyModuleLoader: LazyModuleLoader;
+  /** The binding of the app's provider an `inherited` node stands for. */
+  readonly inherited: (node: ProviderNode) => Binding;
+  /** The store a durable provider is built in for a request's store. */
+  readonly durable: (store: RequestStore, node: ProviderNode) => RequestStore;
+}
+
 /**
  * The binding of one provider, built from the bindings of its dependencies (built before it);
  * a singleton's `onModuleDestroy` is registered on the Scope in context.
@@ -147,18 +183,35 @@ const providerBinding = (
   node: ProviderNode,
   built: ReadonlyMap<ProviderNode, Binding>,
   singletonHooks: (node: ProviderNode, instance: unknown) => Effect.Effect<void, unknown>,
-  moduleRef: ModuleRef,
+  framework: FrameworkInstances,
 ): Effect.Effect<Binding, StartupError, Scope.Scope> =>
   Effect.gen(function* () {
-    if (node.kind === "request") return requestBinding(node);
-    if (node.kind === "moduleRef") return { _tag: "Instance", instance: moduleRef } as const;
+    switch (node.kind) {
+      case "request":
+        return requestBinding(node);
+      case "moduleRef":
+        return { _tag: "Instance", instance: framework.moduleRef } as const;
+      case "discovery":
+        return { _tag: "Instance", instance: framework.discovery } as const;
+      case "lazyModuleLoader":
+        return { _tag: "Instance", instance: framework.lazyModuleLoader } as const;
+      case "inherited":
+        return framework.inherited(node);
+      case "inquirer":
+        return INQUIRER_BINDING;
+    }
     const bindings = node.dependencies.map((dependency) =>
       dependency === undefined ? ABSENT : (built.get(dependency) as Binding),
     );
     // `useExisting`: the very binding of the token it aliases, so the same instance.
     if (node.kind === "alias") return bindings[0];
     // Dependencies that are instances are read directly; only makers run as Effects.
-    const build = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> => {
+    // Each maker is told whom it is built for: this provider, but `INQUIRER` this one's inquirer.
+    const forInquirer = node.dependencies.map((d) => d?.kind === "inquirer");
+    const build = (
+      store: RequestStore | undefined,
+      inquirer?: ProviderNode,
+    ): Effect.Effect<unknown, unknown> => {
       const args = new Array<unknown>(bindings.length);
       let pending: Array<Effect.Effect<void, unknown>> | undefined;
       for (let i = 0; i < bindings.length; i++) {
@@ -169,7 +222,7 @@ const providerBinding = (
         }
         pending ??= [];
         pending.push(
-          Effect.map(binding.make(store), (instance) => {
+          Effect.map(binding.make(store, forInquirer[i] ? inquirer : node), (instance) => {
             args[i] = instance;
           }),
         );
@@ -199,7 +252,9 @@ const providerBinding = (
     // Built without any Effect when it and its request-scoped dependencies are classes or
     // values: `NOT_NOW` means "take the Effect path", and nothing was created for this node.
     const now =
-      node.synchronous && bindings.every((b) => b._tag === "Instance" || b.now !== undefined)
+      node.durable !== true &&
+      node.synchronous &&
+      bindings.every((b) => b._tag === "Instance" || b.now !== undefined)
         ? (store: RequestStore): unknown => {
             if (store.instances.has(node.id)) return store.instances.get(node.id);
             const args = new Array<unknown>(bindings.length);
@@ -225,7 +280,10 @@ const providerBinding = (
         : undefined;
     // The cache is consulted when the Effect runs, not when it is made: dependencies are
     // resolved one after another, so a provider shared by two of them is created once.
-    const make = (store: RequestStore | undefined): Effect.Effect<unknown, unknown> =>
+    const make = (
+      store: RequestStore | undefined,
+      inquirer?: ProviderNode,
+    ): Effect.Effect<unknown, unknown> =>
       Effect.suspend(() => {
         if (store === undefined) {
           return Effect.fail(
@@ -248,11 +306,19 @@ const providerBinding = (
               : Effect.as(runDue(store), instance);
           }
         }
-        return Effect.tap(build(store), (created) => {
+        return Effect.tap(build(store, inquirer), (created) => {
           store.instances.set(node.id, created);
           return lifecycle(created, store.scope, node);
         });
       });
+    if (node.durable === true) {
+      // Built in the store of the context the strategy maps the request to (a tenant's).
+      const durableMake = (store: RequestStore | undefined, inquirer?: ProviderNode) =>
+        Effect.suspend(() =>
+          make(store === undefined ? undefined : framework.durable(store, node), inquirer),
+        );
+      return { _tag: "Maker", make: durableMake } as const;
+    }
     return { _tag: "Maker", make, now } as const;
   });
 
@@ -267,6 +333,7 @@ const providerBinding = (
  */
 export const makeInjector = (
   graph: ModuleGraph,
+  parent?: Injector,
 ): Effect.Effect<Injector, StartupError, Scope.Scope> =>
   Effect.gen(function* () {
     const scope = yield* Effect.scope;
@@ -306,16 +373,94 @@ export const makeInjector = (
     const lookup = (token: InjectionToken) =>
       graph.rootVisible.get(token) ?? graph.providers.find((node) => node.token === token);
     const moduleRef = new ModuleRef(moduleRefSource(graph, bindings, lookup, scope));
+    const framework: FrameworkInstances = {
+      moduleRef,
+      discovery: new DiscoveryService(discoverySource(graph, bindings)),
+      lazyModuleLoader: new LazyModuleLoader(lazyLoader(graph, scope, () => injector)),
+      durable: makeDurableContexts(scope),
+      inherited: (node) => {
+        if (parent === undefined || node.inherited === undefined) {
+          throw new Error(`${node.name} is shared with an app that is not given`);
+        }
+        return parent.binding(node.inherited);
+      },
+    };
     for (const node of graph.providers)
-      bindings.set(node, yield* providerBinding(node, bindings, singletonHooks, moduleRef));
-    return Injector.of({
+      bindings.set(node, yield* providerBinding(node, bindings, singletonHooks, framework));
+    const injector: Injector = Injector.of({
       globalEnhancers: graph.globalEnhancers,
       binding: (node) => bindings.get(node) as Binding,
       instance: instanceFrom(bindings),
       lookup,
       moduleRef,
     });
+    return injector;
   });
+
+/** What {@link DiscoveryService} lists: the graph's providers and controllers, with their instances. */
+const discoverySource = (
+  graph: ModuleGraph,
+  bindings: ReadonlyMap<ProviderNode, Binding>,
+): DiscoverySource => {
+  const controllers = new Set(graph.controllers);
+  const wrapper = (node: ProviderNode): DiscoveredProvider => {
+    const binding = bindings.get(node);
+    return {
+      token: node.token,
+      name: node.name,
+      metatype: node.metatype,
+      instance: binding?._tag === "Instance" ? binding.instance : undefined,
+      scope: node.scope,
+      host: node.module.cls,
+    };
+  };
+  return {
+    providers: () =>
+      graph.providers
+        .filter(
+          (node) => !controllers.has(node) && (node.kind === "provider" || node.kind === "alias"),
+        )
+        .map(wrapper),
+    controllers: () => graph.controllers.map(wrapper),
+  };
+};
+
+/**
+ * {@link LazyModuleLoader}'s loading: a module is compiled against the app's graph and built
+ * in the app's scope (its `onModuleDestroy` run when the app closes), once.
+ */
+const lazyLoader = (
+  graph: ModuleGraph,
+  appScope: Scope.Scope,
+  app: () => Injector,
+): ((module: ModuleImport) => Promise<ModuleRef>) => {
+  const loaded = new Map<unknown, Promise<ModuleRef>>();
+  return (module) => {
+    const cached = loaded.get(module);
+    if (cached !== undefined) return cached;
+    const load = Effect.runPromise(
+      Effect.suspend(() => {
+        const lazy = graph.compileLazy(module);
+        if (lazy.controllers.length > 0) {
+          return Effect.fail(
+            new StartupError({
+              message: `LazyModuleLoader cannot load ${lazy.root.path}: it declares controllers (${lazy.controllers.map((c) => c.name).join(", ")}), and routes are fixed when the app starts. Import it in the app's modules instead.`,
+            }),
+          );
+        }
+        return Scope.extend(makeInjector(lazy, app()), appScope);
+      }),
+    ).then(
+      (injector) => injector.moduleRef,
+      (error: unknown) => {
+        loaded.delete(module);
+        throw error;
+      },
+    );
+    loaded.set(module, load);
+    return load;
+  };
+};
 
 /**
  * What the app's {@link ModuleRef} reads: the bindings as they are built (so a provider's

@@ -1,36 +1,8 @@
+import { type ContextId, createContextId } from "./ContextId.js";
 import type { Scope } from "./Scope.js";
 import type { InjectionToken, Type } from "./Token.js";
 
-/**
- * Identifies a set of request-scoped and transient instances for {@link ModuleRef.resolve}:
- * resolving with the same id gives the same instances. Make one with {@link createContextId}.
- *
- * @since 0.1.0
- * @category dependency injection
- */
-export interface ContextId {
-  readonly id: number;
-}
-
-/**
- * A new {@link ContextId}, NestJS's `createContextId()` (also `ContextIdFactory.create()`).
- *
- * @since 0.1.0
- * @category dependency injection
- */
-export const createContextId = (): ContextId => ({ id: Math.random() });
-
-/** NestJS's `ContextIdFactory`: `create()` a new {@link ContextId}. @since 0.1.0 @category dependency injection */
-export const ContextIdFactory = {
-  /** A new {@link ContextId}. */
-  create: createContextId,
-  /** Not supported: durable providers. Throws saying what to do instead. */
-  apply: (_strategy: unknown): never => {
-    throw new Error(
-      "ContextIdFactory.apply() (durable providers) is not supported: request-scoped providers are created per request. Keep per-tenant state in a singleton keyed by tenant.",
-    );
-  },
-};
+export type { ContextId } from "./ContextId.js";
 
 /**
  * How {@link ModuleRef.get} and {@link ModuleRef.resolve} look a token up: `strict` only among

@@ -22,6 +22,8 @@ interface ProviderRecipe<T> {
   /** Another token whose instance this token hands out: the same instance, an alias. */
   readonly useExisting?: InjectionToken;
   readonly scope?: Scope;
+  /** Request-scoped, kept per tenant (see `InjectableOptions.durable`). */
+  readonly durable?: boolean;
   readonly inject?: ReadonlyArray<InjectionToken | OptionalFactoryDependency>;
 }
 

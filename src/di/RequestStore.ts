@@ -1,5 +1,6 @@
 import type * as Scope from "effect/Scope";
-import type { ProviderNode } from "./ModuleGraph.js";
+import type { ContextId, HostComponentInfo } from "./ContextId.js";
+import type { ProviderNode } from "./GraphNodes.js";
 
 /**
  * The request-scoped instances of one HTTP request (or one `Container` request id): created
@@ -14,6 +15,15 @@ export interface RequestStore {
   readonly detached?: boolean;
   /** Instances built synchronously whose lifecycle hooks have yet to run (rare: hooks). */
   due: Array<readonly [ProviderNode, unknown]> | undefined;
+  /**
+   * What the durable providers' strategy decided for this request, once a durable provider
+   * asked (`null`: it maps the request to no shared context, or this store is a shared one).
+   */
+  durable?: {
+    readonly own: ContextId;
+    readonly resolve: (info: HostComponentInfo) => ContextId;
+    readonly payload: unknown;
+  } | null;
 }
 
 /** A fresh store whose instances are released with `scope`; `request` is the HTTP request's context. */

@@ -13,6 +13,8 @@ export class StartupError extends Data.TaggedError("StartupError")<{
   readonly cause?: unknown;
   /** What kind of problem it is, when the module graph is at fault (see {@link StartupErrorReason}). */
   readonly reason?: StartupErrorReason;
+  /** Where the problem is, when the message does not say (a dependency cycle: its providers in order). */
+  readonly path?: string;
 }> {}
 
 /**

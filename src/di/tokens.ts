@@ -28,3 +28,14 @@ export const APP_PIPE = "APP_PIPE";
 
 /** Like {@link APP_GUARD}, for an exception filter of every route. @since 0.1.0 @category dependency injection */
 export const APP_FILTER = "APP_FILTER";
+
+/**
+ * Injects an object of the class of the provider this one is built for (`inquirer.constructor`
+ * is that class, as in NestJS, whose constructor gets such an object too): a transient logger
+ * naming its consumer. A transient provider is built per consumer; a request-scoped one for its
+ * first consumer in the request; a singleton gets `undefined`.
+ *
+ * @since 0.1.0
+ * @category dependency injection
+ */
+export const INQUIRER = "INQUIRER";

@@ -178,9 +178,11 @@ describe("startup errors", () => {
     class AppModule {}
 
     const error = await failedStart(AppModule);
-    expect(error.message).toMatch(/Dependency cycle/);
-    expect(error.message).toContain('Dependency cycle: A -> B -> "A" -> A');
-    expect(error.message).toContain("AppModule");
+    expect(error.reason).toBe("CircularDependency");
+    expect(error.message).toBe(
+      'A circular dependency has been detected inside "A". Please, make sure that each side of a bidirectional relationships are decorated with "forwardRef()". Note that circular relationships between custom providers (e.g., factories) are not supported since functions cannot be called more than once.',
+    );
+    expect(error.path).toBe('Dependency cycle: A -> B -> "A" -> A (in AppModule)');
   });
 
   it("reports a direct two-provider cycle A -> B -> A", async () => {
@@ -193,7 +195,8 @@ describe("startup errors", () => {
     class AppModule {}
 
     const error = await failedStart(AppModule);
-    expect(error.message).toContain('Dependency cycle: "A" -> "B" -> "A"');
+    expect(error.message).toMatch(/^A circular dependency has been detected inside "A"\./);
+    expect(error.path).toBe('Dependency cycle: "A" -> "B" -> "A" (in AppModule)');
   });
 
   it("reports a failing factory and releases what was already built", async () => {

@@ -424,8 +424,9 @@ describe("forwardRef", () => {
     @Module({ providers: [A, B, { provide: "A", useExisting: A }] })
     class AppModule {}
     const error = await failedStart(AppModule);
-    expect(error.message).toContain('Dependency cycle: A -> B -> "A" -> A');
+    expect(error.message).toMatch(/^A circular dependency has been detected inside "A"\./);
     expect(error.message).toContain("forwardRef");
+    expect(error.path).toBe('Dependency cycle: A -> B -> "A" -> A (in AppModule)');
   });
 
   it("a forwardRef cycle through a request-scoped class fails the start naming it", async () => {
