@@ -8,7 +8,7 @@
  */
 import "./di/reflectMetadata.js";
 
-export { NestFactory } from "./app/NestFactory.js";
+export { type NestApplicationOptions, NestFactory } from "./app/NestFactory.js";
 export {
   type RootModule,
   type ShutdownOptions,

@@ -1,4 +1,4 @@
-import { appOptions } from "../app/NestFactory.js";
+import { appOptions, type NestApplicationOptions } from "../app/NestFactory.js";
 import { StrataApp, type StrataAppOptions } from "../app/StrataApp.js";
 import type { ModuleImport, ModuleOptions } from "../di/Module.js";
 import type { ContextId, ModuleRefOptions } from "../di/ModuleRef.js";
@@ -89,8 +89,8 @@ export class TestingModule {
    * accepted for an Express app without routes or middleware of its own.
    */
   createNestApplication(
-    adapterOrOptions?: ExpressAdapter | StrataAppOptions,
-    options?: StrataAppOptions,
+    adapterOrOptions?: ExpressAdapter | NestApplicationOptions,
+    options?: NestApplicationOptions,
   ): StrataApp {
     return this.createStrataApp(
       appOptions("createNestApplication", adapterOrOptions, options) ?? {},
