@@ -8,6 +8,7 @@
  */
 import "./di/reflectMetadata.js";
 
+export type { BodyParserOptions } from "./app/BodyParserOptions.js";
 export { type NestApplicationOptions, NestFactory } from "./app/NestFactory.js";
 export {
   type RootModule,
@@ -135,7 +136,13 @@ export {
  */
 export * as JsonDepth from "./http/JsonDepth.js";
 export { DEFAULT_JSON_DEPTH_LIMIT } from "./http/JsonDepth.js";
-export { DEFAULT_BODY_LIMIT, readBody } from "./http/RequestBody.js";
+export {
+  type BodyLimit,
+  type BodyType,
+  bodyLimitByType,
+  DEFAULT_BODY_LIMIT,
+  readBody,
+} from "./http/RequestBody.js";
 export type { RawBodyRequest, RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
 export { StreamableFile, type StreamableFileOptions } from "./http/StreamableFile.js";

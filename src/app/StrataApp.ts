@@ -13,6 +13,7 @@ import type { ContextId, ModuleRef, ModuleRefOptions } from "../di/ModuleRef.js"
 import type { StartupError } from "../di/StartupError.js";
 import type { InjectionToken } from "../di/Token.js";
 import { NodeServer } from "../fastpath/FastPath.js";
+import { type BodyType, DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
@@ -45,6 +46,7 @@ import {
   prepareProviders,
   prepareRoutes,
 } from "./AppLayer.js";
+import { type BodyParserOptions, bodyParserLimit } from "./BodyParserOptions.js";
 import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
 import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
@@ -496,13 +498,20 @@ export class StrataApp {
   }
 
   /**
-   * Not supported: NestJS's `useBodyParser`. Throws: Strata parses JSON, form and text bodies
-   * itself; their size limit is the `bodyLimit` option.
+   * NestJS's `app.useBodyParser(type, { limit })`: the size limit of one type of body (`json`,
+   * `urlencoded`, `text`, or `raw` for any other type), in bytes or as `"100kb"`/`"1mb"`; larger
+   * bodies get 413. Strata parses every body itself, so only `limit` is taken (and urlencoded's
+   * `extended`, though the form parser stays flat: `a[b]=1` is `{ "a[b]": "1" }`); anything
+   * else throws, saying why. Call before `init`/`listen`.
    */
-  useBodyParser(_type: string, _options?: unknown): never {
-    throw new Error(
-      "app.useBodyParser() is not supported: Strata parses JSON, urlencoded and text bodies itself; set their size limit with the bodyLimit option (413 over it).",
-    );
+  useBodyParser(type: BodyType, options: BodyParserOptions = {}): this {
+    if (this.prepared !== undefined) {
+      throw new Error("Call useBodyParser() before init() or listen()");
+    }
+    const limit = bodyParserLimit(type, options, this.appOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    const bodyLimits = { ...this.appOptions.bodyLimits, [type]: limit };
+    this.extraOptions = { ...this.extraOptions, bodyLimits };
+    return this;
   }
 
   /** Not supported: Express's `app.locals` (`setLocal`). Throws saying what to use. */

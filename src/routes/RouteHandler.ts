@@ -10,7 +10,7 @@ import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
 import { readMetadata } from "../di/metadata.js";
 import { handlerResponse, type ResponseSpec } from "../http/HandlerResponse.js";
-import { readBody, readBodyAndRaw } from "../http/RequestBody.js";
+import { type BodyLimit, readBody, readBodyAndRaw } from "../http/RequestBody.js";
 import { awaitResult, fromResult } from "../http/UserCode.js";
 import { SSE_METADATA } from "../nest/Sse.js";
 import { sseResponse } from "../nest/SseResponse.js";
@@ -55,7 +55,7 @@ export interface RoutePlan {
   readonly spec: ResponseSpec;
   readonly enhancers: EnhancerRefs;
   readonly injector: Injector;
-  readonly bodyLimit: number;
+  readonly bodyLimit: BodyLimit;
   readonly jsonDepthLimit: number;
   /** Keep the body's bytes as `rawBody` (the app's `rawBody: true`). */
   readonly rawBody: boolean;
