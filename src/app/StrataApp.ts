@@ -200,6 +200,14 @@ export class StrataApp {
   }
 
   /**
+   * `true` until the app's routes are compiled (`init`/`listen`): options can still be added.
+   * @internal
+   */
+  get configurable(): boolean {
+    return this.prepared === undefined;
+  }
+
+  /**
    * Adds `options` to those the app was made with, before its routes are compiled (the app a
    * testing module makes: `moduleRef.createNestApplication(options)`). Options that build
    * providers (`providerOverrides`) cannot change once they are built.
@@ -402,13 +410,23 @@ export class StrataApp {
     return httpAdapterView(() => this.getHttpServer());
   }
 
-  /** The base URL of the listening server, e.g. `http://127.0.0.1:3000`. */
+  /**
+   * The base URL of the listening server, e.g. `http://127.0.0.1:3000`: on every IPv4 interface
+   * (`0.0.0.0`) it is `127.0.0.1`, on every IPv6 one (`::`, node's default host) `[::1]`, as
+   * NestJS's. Throws NestJS's message before `listen`.
+   */
   getUrl(): string {
     const address = this.server?.address;
-    if (address === undefined) throw new Error("The app is not listening");
+    if (address === undefined) {
+      throw new Error("app.listen() needs to be called before calling app.getUrl()");
+    }
     if (address._tag === "UnixAddress") return `http+unix://${address.path}`;
     const host =
-      address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname;
+      address.hostname === "0.0.0.0"
+        ? "127.0.0.1"
+        : address.hostname === "::"
+          ? "::1"
+          : address.hostname;
     return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   }
 

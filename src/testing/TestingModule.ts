@@ -72,12 +72,15 @@ export class TestingModule {
   /**
    * The app serving this module, with its providers (the same instances, not a second
    * container) and `options` added; configure it (`useGlobalPipes`...), then `init()` and
-   * `request(app, ...)`, or `listen(0)`. Call it once: the module has one app. With
-   * `providerOverrides` of its own, it is a separate app instead, whose providers (built again,
-   * hooks included) take those overrides on top of the module's.
+   * `request(app, ...)`, or `listen(0)`. With `providerOverrides` of its own, or once the
+   * module's app is started (`init`/`listen`: a second app, as NestJS's tests make), it is a
+   * separate app instead, whose providers (built again, hooks included) take those overrides
+   * on top of the module's.
    */
   createStrataApp(options: StrataAppOptions = {}): StrataApp {
-    if ((options.providerOverrides ?? []).length === 0) return this.app.addOptions(options);
+    if ((options.providerOverrides ?? []).length === 0 && this.app.configurable) {
+      return this.app.addOptions(options);
+    }
     return new StrataApp(this.app.rootModule, {
       ...options,
       providerOverrides: [...this.overrides, ...(options.providerOverrides ?? [])],

@@ -70,7 +70,7 @@ describe("app.useBodyParser(type, { limit })", () => {
     expect(() => app.useBodyParser("xml" as "json")).toThrow(
       'app.useBodyParser("xml"): Strata parses json, urlencoded, text and raw (any other type) bodies',
     );
-    expect(() => app.useBodyParser("json", { strict: false } as { limit: number })).toThrow(
+    expect(() => app.useBodyParser("json", { strict: false } as { limit?: number })).toThrow(
       'only the limit option is taken (Strata parses bodies itself), not "strict"',
     );
     expect(() => app.useBodyParser("json", { limit: "lots" })).toThrow(
