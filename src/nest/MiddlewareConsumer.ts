@@ -191,11 +191,13 @@ const matcher = (route: string | RouteInfo | Function, under: boolean): Matcher 
     }
     return { controller: route.name };
   }
+  const method = methodName(route.method);
   return {
     body: escaped(route.path),
     path: route.path,
-    under,
-    method: methodName(route.method),
+    // Express mounts a route of one method (`app.get(path)`) on its path only, of any (`app.use`) under it too.
+    under: under && method === undefined,
+    method,
     ...(route.version === undefined ? {} : { versions: versionList(route.version) }),
   };
 };

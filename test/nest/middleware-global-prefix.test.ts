@@ -77,6 +77,8 @@ describe("configure(consumer) middleware under the global prefix, as NestJS moun
     );
     expect(await call("GET", "/api/v1/hook")).toBe("200 hook GET");
     expect(await call("GET", "/hook")).toBe("404 ");
+    // A { path, method } route covers its path only (Express's app.get), not those under it.
+    expect(await call("GET", "/api/v1/hook/deeper")).toBe("404 ");
     expect(await call("POST", "/hook")).toBe("200 hook POST");
     expect(await call("POST", "/api/v1/hook")).toBe("404 ");
     expect(await call("GET", "/items/7")).toBe("200 item");
