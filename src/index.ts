@@ -10,7 +10,8 @@
  */
 import "./di/reflectMetadata.js";
 
-export { NestFactory } from "./app/NestFactory.js";
+export type { BodyParserOptions } from "./app/BodyParserOptions.js";
+export { type NestApplicationOptions, NestFactory } from "./app/NestFactory.js";
 export {
   type RootModule,
   type ShutdownOptions,
@@ -143,6 +144,7 @@ export {
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from "./http/HttpError.js";
+export type { BodyLimit, BodyType } from "./http/RequestBody.js";
 export type { RawBodyRequest, RequestContext, RequestUser } from "./http/RequestContext.js";
 export { StrataResponse } from "./http/StrataResponse.js";
 export { StreamableFile, type StreamableFileOptions } from "./http/StreamableFile.js";

@@ -34,6 +34,7 @@ import { appRoutes, type CompiledRoute } from "../routes/AppRoutes.js";
 import { AppServing, type AppServingOptions, around } from "../server/AppServing.js";
 import {
   type GlobalPrefixOptions,
+  globalPrefixExclusion,
   pathUnderGlobalPrefix,
   withGlobalPrefix,
 } from "./GlobalPrefix.js";
@@ -182,7 +183,10 @@ export const prepareRoutes = (
     const routes = yield* Effect.zipWith(
       appRoutes(graph.controllers, injector, options),
       contributedRoutes(graph, injector),
-      (own, contributed) => [...withGlobalPrefix(own, options.globalPrefix), ...contributed],
+      (own, contributed) => [
+        ...withGlobalPrefix(own, options.globalPrefix, options.versioning),
+        ...contributed,
+      ],
     );
     const controllers = graph.controllers.map((node) => node.token as Function);
     const docs = yield* openApiRoutes(controllers, routes, options);
@@ -245,7 +249,10 @@ const mountApp = (
     const health = healthOptions(options.health, prepared.routes, options.globalPrefix);
     const global = yield* parts.middlewareManager.build(prepared.injector).pipe(
       Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
-      Effect.provideService(MiddlewareRoutePrefix, options.globalPrefix?.prefix ?? ""),
+      Effect.provideService(MiddlewareRoutePrefix, {
+        prefix: options.globalPrefix?.prefix ?? "",
+        excluded: globalPrefixExclusion(options.globalPrefix),
+      }),
       Effect.provideService(
         MiddlewareServedRoutes,
         prepared.routes.flatMap((r) => r.handlers),

@@ -1,5 +1,6 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import { methodName, type RequestMethod } from "../nest/RequestMethod.js";
+import { type VersioningOptions, VersioningType } from "../pipeline/Versioning.js";
 import type { CompiledRoute } from "../routes/AppRoutes.js";
 
 /**
@@ -30,6 +31,30 @@ const pattern = (path: string): RegExp =>
   );
 
 /**
+ * Whether `exclude` names a route of `method` (`undefined`: any method, as a middleware path of
+ * no method) at `path`: an entry of no method (a string) names every method, one with a method
+ * only that method, as NestJS's `isRouteExcluded`. Compiled once.
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export const globalPrefixExclusion = (
+  options: GlobalPrefixOptions | undefined,
+): ((method: string | undefined, path: string) => boolean) => {
+  const excluded = (options?.exclude ?? []).map((entry) =>
+    typeof entry === "string"
+      ? { path: pattern(entry), method: undefined }
+      : { path: pattern(entry.path), method: methodName(entry.method) },
+  );
+  return (method, path) => {
+    const trimmed = trim(path);
+    return excluded.some(
+      (e) => (e.method === undefined || e.method === method) && e.path.test(trimmed),
+    );
+  };
+};
+
+/**
  * Where the global prefix puts a route of `method` at `path`: under the prefix, unless `exclude`
  * names it (then its own path). `undefined` when there is no prefix.
  */
@@ -38,18 +63,8 @@ const prefixer = (
 ): ((method: string, path: string) => string | undefined) | undefined => {
   const prefix = options === undefined ? "" : trim(options.prefix);
   if (options === undefined || prefix === "") return undefined;
-  const excluded = (options.exclude ?? []).map((entry) =>
-    typeof entry === "string"
-      ? { path: pattern(entry), method: undefined }
-      : { path: pattern(entry.path), method: methodName(entry.method) },
-  );
-  return (method, path) => {
-    const trimmed = trim(path);
-    const skip = excluded.some(
-      (e) => (e.method === undefined || e.method === method) && e.path.test(trimmed),
-    );
-    return skip ? undefined : `/${prefix}`;
-  };
+  const excluded = globalPrefixExclusion(options);
+  return (method, path) => (excluded(method, path) ? undefined : `/${prefix}`);
 };
 
 /**
@@ -65,16 +80,36 @@ export const pathUnderGlobalPrefix = (
   return under === undefined ? path : path === "/" ? under : `${under}/${trim(path)}`;
 };
 
+/**
+ * The path `exclude` is matched against: the route's own, without its URI version segment
+ * (`/v1/foo/bar` is `foo/bar` to `exclude: ["foo/bar"]`, as in NestJS).
+ */
+const unversioned = (
+  compiled: CompiledRoute,
+  versioning: VersioningOptions | undefined,
+): string => {
+  const path = String(compiled.route.path);
+  const version = compiled.handlers[0]?.version;
+  if (versioning?.type !== VersioningType.URI || version === undefined) return path;
+  const segment = `/${versioning.prefix ?? "v"}${version}`;
+  return path === segment
+    ? "/"
+    : path.startsWith(`${segment}/`)
+      ? path.slice(segment.length)
+      : path;
+};
+
 /** The controllers' routes with the global prefix, once, at startup. */
 export const withGlobalPrefix = (
   routes: ReadonlyArray<CompiledRoute>,
   options: GlobalPrefixOptions | undefined,
+  versioning?: VersioningOptions,
 ): ReadonlyArray<CompiledRoute> => {
   const under = prefixer(options);
   if (under === undefined) return routes;
   return routes.map((compiled) => {
     const { route } = compiled;
-    const prefix = under(route.method, String(route.path));
+    const prefix = under(route.method, unversioned(compiled, versioning));
     if (prefix === undefined) return compiled;
     return {
       route: HttpLayerRouter.prefixRoute(route, prefix),

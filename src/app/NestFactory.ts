@@ -1,5 +1,36 @@
+import {
+  CorsMiddleware,
+  type CorsOptions,
+  type CorsOptionsDelegate,
+  checkOptions,
+} from "../middleware/Cors.js";
 import { ExpressAdapter } from "../nest/ExpressAdapter.js";
 import { type RootModule, StrataApp, type StrataAppOptions } from "./StrataApp.js";
+
+/**
+ * The options of `NestFactory.create` and `createNestApplication`: a `StrataApp`'s, and NestJS's
+ * `cors` (`true`, the `cors` package's options or a delegate), which is `app.enableCors(cors)`.
+ *
+ * @since 0.1.0
+ * @category app
+ */
+export interface NestApplicationOptions extends StrataAppOptions {
+  /** `app.enableCors(...)` at creation: `true` for the defaults, options, or a delegate. */
+  readonly cors?: boolean | CorsOptions | CorsOptionsDelegate;
+}
+
+/** `options` with `cors` turned into the first app-wide middleware (its options checked now). */
+const withCors = (options: NestApplicationOptions): StrataAppOptions => {
+  const { cors, ...rest } = options;
+  if (cors === undefined || cors === false) return rest;
+  const corsOptions = cors === true ? undefined : cors;
+  const problem = checkOptions(corsOptions);
+  if (problem !== undefined) throw problem;
+  return {
+    ...rest,
+    globalMiddleware: [new CorsMiddleware(corsOptions), ...(rest.globalMiddleware ?? [])],
+  };
+};
 
 /**
  * The options of NestJS's `(adapter?, options?)` arguments: an `ExpressAdapter` is checked (its
@@ -7,12 +38,14 @@ import { type RootModule, StrataApp, type StrataAppOptions } from "./StrataApp.j
  */
 export const appOptions = (
   where: string,
-  adapterOrOptions: ExpressAdapter | StrataAppOptions | undefined,
-  options: StrataAppOptions | undefined,
+  adapterOrOptions: ExpressAdapter | NestApplicationOptions | undefined,
+  options: NestApplicationOptions | undefined,
 ): StrataAppOptions | undefined => {
-  if (!(adapterOrOptions instanceof ExpressAdapter)) return adapterOrOptions ?? options;
-  adapterOrOptions.checkUnused(where);
-  return options;
+  const given =
+    adapterOrOptions instanceof ExpressAdapter
+      ? (adapterOrOptions.checkUnused(where), options)
+      : (adapterOrOptions ?? options);
+  return given === undefined ? undefined : withCors(given);
 };
 
 /**
@@ -37,8 +70,8 @@ export class NestFactory {
    */
   static async create(
     rootModule: RootModule,
-    adapterOrOptions?: ExpressAdapter | StrataAppOptions,
-    options?: StrataAppOptions,
+    adapterOrOptions?: ExpressAdapter | NestApplicationOptions,
+    options?: NestApplicationOptions,
   ): Promise<StrataApp> {
     const app = new StrataApp(
       rootModule,

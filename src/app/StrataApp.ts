@@ -13,6 +13,7 @@ import type { ContextId, ModuleRef, ModuleRefOptions } from "../di/ModuleRef.js"
 import type { StartupError } from "../di/StartupError.js";
 import type { InjectionToken } from "../di/Token.js";
 import { NodeServer } from "../fastpath/FastPath.js";
+import { type BodyType, DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
@@ -45,6 +46,7 @@ import {
   prepareProviders,
   prepareRoutes,
 } from "./AppLayer.js";
+import { type BodyParserOptions, bodyParserLimit } from "./BodyParserOptions.js";
 import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
 import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
@@ -196,6 +198,14 @@ export class StrataApp {
     }
     this.scope = scope;
     this.providers = exit.value;
+  }
+
+  /**
+   * `true` until the app's routes are compiled (`init`/`listen`): options can still be added.
+   * @internal
+   */
+  get configurable(): boolean {
+    return this.prepared === undefined;
   }
 
   /**
@@ -401,13 +411,23 @@ export class StrataApp {
     return httpAdapterView(() => this.getHttpServer());
   }
 
-  /** The base URL of the listening server, e.g. `http://127.0.0.1:3000`. */
+  /**
+   * The base URL of the listening server, e.g. `http://127.0.0.1:3000`: on every IPv4 interface
+   * (`0.0.0.0`) it is `127.0.0.1`, on every IPv6 one (`::`, node's default host) `[::1]`, as
+   * NestJS's. Throws NestJS's message before `listen`.
+   */
   getUrl(): string {
     const address = this.server?.address;
-    if (address === undefined) throw new Error("The app is not listening");
+    if (address === undefined) {
+      throw new Error("app.listen() needs to be called before calling app.getUrl()");
+    }
     if (address._tag === "UnixAddress") return `http+unix://${address.path}`;
     const host =
-      address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname;
+      address.hostname === "0.0.0.0"
+        ? "127.0.0.1"
+        : address.hostname === "::"
+          ? "::1"
+          : address.hostname;
     return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
   }
 
@@ -497,13 +517,20 @@ export class StrataApp {
   }
 
   /**
-   * Not supported: NestJS's `useBodyParser`. Throws: Strata parses JSON, form and text bodies
-   * itself; their size limit is the `bodyLimit` option.
+   * NestJS's `app.useBodyParser(type, { limit })`: the size limit of one type of body (`json`,
+   * `urlencoded`, `text`, or `raw` for any other type), in bytes or as `"100kb"`/`"1mb"`; larger
+   * bodies get 413. Strata parses every body itself, so only `limit` is taken (and urlencoded's
+   * `extended`, though the form parser stays flat: `a[b]=1` is `{ "a[b]": "1" }`); anything
+   * else throws, saying why. Call before `init`/`listen`.
    */
-  useBodyParser(_type: string, _options?: unknown): never {
-    throw new Error(
-      "app.useBodyParser() is not supported: Strata parses JSON, urlencoded and text bodies itself; set their size limit with the bodyLimit option (413 over it).",
-    );
+  useBodyParser(type: BodyType, options: BodyParserOptions = {}): this {
+    if (this.prepared !== undefined) {
+      throw new Error("Call useBodyParser() before init() or listen()");
+    }
+    const limit = bodyParserLimit(type, options, this.appOptions.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    const bodyLimits = { ...this.appOptions.bodyLimits, [type]: limit };
+    this.extraOptions = { ...this.extraOptions, bodyLimits };
+    return this;
   }
 
   /** Not supported: Express's `app.locals` (`setLocal`). Throws saying what to use. */

@@ -8,6 +8,7 @@ import type { DynamicModule, ModuleImport } from "../di/Module.js";
 import type { Provider } from "../di/Provider.js";
 import type { InjectionToken, Type } from "../di/Token.js";
 import type { ServeOptions } from "../fastpath/FastPath.js";
+import type { BodyType } from "../http/RequestBody.js";
 import type * as Health from "../lifecycle/Health.js";
 import type { MiddlewareLike } from "../middleware/GlobalMiddlewareManager.js";
 import type { OpenApiOptions } from "../openapi/OpenApiOptions.js";
@@ -23,6 +24,12 @@ import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
 export interface StrataAppOptions extends ServeOptions, PipelineOptions {
   /** Largest accepted request body in bytes (default 1 MB); larger ones get 413. */
   readonly bodyLimit?: number;
+  /**
+   * Limits by body type (`json`, `urlencoded`, `text`, `raw` for any other type) in bytes, in
+   * place of `bodyLimit` for those bodies; larger ones get 413. NestJS's
+   * `app.useBodyParser(type, { limit })` sets them.
+   */
+  readonly bodyLimits?: Partial<Readonly<Record<BodyType, number>>>;
   /**
    * Deepest nesting of arrays and objects in a JSON request body (default 1000,
    * `DEFAULT_JSON_DEPTH_LIMIT`); deeper ones get 400 before anything walks them.

@@ -531,7 +531,7 @@ export const make = (
           ? { _tag: "UnixAddress", path: address }
           : {
               _tag: "TcpAddress",
-              hostname: address?.address === "::" ? "0.0.0.0" : (address?.address ?? "0.0.0.0"),
+              hostname: address?.address ?? "0.0.0.0",
               port: address?.port ?? options.port,
             },
       serve: (app, middleware) =>

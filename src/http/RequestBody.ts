@@ -9,6 +9,49 @@ import { nodeSource } from "./NodeSource.js";
 /** Default limit of a request body: 1 MB. @since 0.1.0 @category body */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
+/**
+ * The kinds of body Strata parses, as NestJS's `app.useBodyParser(type)` names them: JSON,
+ * `application/x-www-form-urlencoded`, `text/*`, and any other type (kept as bytes).
+ *
+ * @since 0.1.0
+ * @category body
+ */
+export type BodyType = "json" | "urlencoded" | "text" | "raw";
+
+/**
+ * The size limit of a request body: one for every body, or one by the request's `Content-Type`
+ * (see {@link bodyLimitByType}).
+ *
+ * @since 0.1.0
+ * @category body
+ */
+export type BodyLimit = number | ((contentType: string) => number);
+
+/** The {@link BodyType} of a body of `contentType` (lower-cased). */
+const bodyTypeOf = (contentType: string): BodyType =>
+  contentType.includes("json")
+    ? "json"
+    : contentType.startsWith("application/x-www-form-urlencoded")
+      ? "urlencoded"
+      : contentType.startsWith("text/")
+        ? "text"
+        : "raw";
+
+/**
+ * The {@link BodyLimit} of `limits` by body type, `otherwise` for the others: decided once, at
+ * startup; with no per-type limit it is `otherwise` itself (no work per request).
+ *
+ * @since 0.1.0
+ * @category body
+ */
+export const bodyLimitByType = (
+  otherwise: number,
+  limits: Partial<Readonly<Record<BodyType, number>>> | undefined,
+): BodyLimit =>
+  limits === undefined || Object.keys(limits).length === 0
+    ? otherwise
+    : (contentType) => limits[bodyTypeOf(contentType.toLowerCase())] ?? otherwise;
+
 const tooLarge = new PayloadTooLargeError();
 const unreadable = new BadRequestError("Request body could not be read");
 const invalidJson = new BadRequestError("Invalid JSON body");
@@ -52,8 +95,10 @@ const readNode = (source: IncomingMessage, limit: number) =>
 
 const readBytes = (
   request: HttpServerRequest.HttpServerRequest,
-  limit: number,
+  bodyLimit: BodyLimit,
 ): Effect.Effect<Uint8Array, BadRequestError | PayloadTooLargeError> => {
+  const limit =
+    typeof bodyLimit === "number" ? bodyLimit : bodyLimit(request.headers["content-type"] ?? "");
   const declared = request.headers["content-length"];
   if (declared !== undefined && Number(declared) > limit) return Effect.fail(tooLarge);
   const source = nodeSource(request);
@@ -94,18 +139,20 @@ const parseBody = (
   depthLimit: number | undefined,
 ): Effect.Effect<unknown, BadRequestError> => {
   if (bytes.byteLength === 0) return Effect.succeed(undefined);
-  const type = (request.headers["content-type"] ?? "").toLowerCase();
-  if (type.includes("json")) {
-    const text = decoder.decode(bytes);
-    return depthLimit === undefined
-      ? Effect.flatMap(FiberRef.get(currentJsonDepthLimit), (limit) => parseJson(text, limit))
-      : parseJson(text, depthLimit);
+  switch (bodyTypeOf((request.headers["content-type"] ?? "").toLowerCase())) {
+    case "json": {
+      const text = decoder.decode(bytes);
+      return depthLimit === undefined
+        ? Effect.flatMap(FiberRef.get(currentJsonDepthLimit), (limit) => parseJson(text, limit))
+        : parseJson(text, depthLimit);
+    }
+    case "urlencoded":
+      return Effect.succeed(Object.fromEntries(new URLSearchParams(decoder.decode(bytes))));
+    case "text":
+      return Effect.succeed(decoder.decode(bytes));
+    case "raw":
+      return Effect.succeed(bytes);
   }
-  if (type.startsWith("application/x-www-form-urlencoded")) {
-    return Effect.succeed(Object.fromEntries(new URLSearchParams(decoder.decode(bytes))));
-  }
-  if (type.startsWith("text/")) return Effect.succeed(decoder.decode(bytes));
-  return Effect.succeed(bytes);
 };
 
 /**
@@ -113,14 +160,14 @@ const parseBody = (
  * `application/x-www-form-urlencoded` to a record, `text/*` to a string, anything else to
  * bytes. An empty body is `undefined`. Malformed JSON, or JSON nesting arrays and objects
  * deeper than `depthLimit` (by default `JsonDepth.currentJsonDepthLimit`, 1000), fails with
- * 400, a body over `limit` bytes with 413.
+ * 400, a body over `limit` bytes (by its type, with a {@link bodyLimitByType}) with 413.
  *
  * @since 0.1.0
  * @category body
  */
 export const readBody = (
   request: HttpServerRequest.HttpServerRequest,
-  limit: number = DEFAULT_BODY_LIMIT,
+  limit: BodyLimit = DEFAULT_BODY_LIMIT,
   depthLimit?: number,
 ): Effect.Effect<unknown, BadRequestError | PayloadTooLargeError> =>
   Effect.flatMap(readBytes(request, limit), (bytes) => parseBody(request, bytes, depthLimit));
@@ -131,7 +178,7 @@ export const readBody = (
  */
 export const readBodyAndRaw = (
   request: HttpServerRequest.HttpServerRequest,
-  limit: number = DEFAULT_BODY_LIMIT,
+  limit: BodyLimit = DEFAULT_BODY_LIMIT,
   depthLimit?: number,
 ): Effect.Effect<
   { readonly body: unknown; readonly raw: Buffer },

@@ -1,4 +1,9 @@
+import { ReadStream } from "node:fs";
 import { Readable } from "node:stream";
+import * as Effect from "effect/Effect";
+import { BadRequestError } from "./HttpError.js";
+
+const unreadable = new BadRequestError("The file could not be read");
 
 /**
  * The headers a {@link StreamableFile} sets: `type` (default `application/octet-stream`),
@@ -49,6 +54,33 @@ export class StreamableFile {
   /** The content as a `Readable` (a Buffer is wrapped in one). */
   getStream(): Readable {
     return this.stream ?? Readable.from([this.bytes]);
+  }
+
+  /**
+   * Succeeds once the content can be sent: at once, but for a file stream still opening
+   * (`createReadStream(path)`), which it waits for; a file that cannot be opened (missing,
+   * not readable) fails with 400 (as NestJS answers it), its path kept out of the answer.
+   */
+  opened(): Effect.Effect<void, BadRequestError> {
+    const stream = this.stream;
+    if (!(stream instanceof ReadStream) || !stream.pending) return Effect.void;
+    return Effect.async<void, BadRequestError>((resume) => {
+      const onReady = () => {
+        stream.off("error", onError);
+        resume(Effect.void);
+      };
+      const onError = () => {
+        stream.off("ready", onReady);
+        resume(Effect.fail(unreadable));
+      };
+      stream.once("ready", onReady);
+      stream.once("error", onError);
+      return Effect.sync(() => {
+        stream.off("ready", onReady);
+        stream.off("error", onError);
+        stream.destroy();
+      });
+    });
   }
 
   /** The content as bytes when it was given as bytes, else `undefined` (a stream). */

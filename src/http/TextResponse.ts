@@ -16,6 +16,7 @@ const isAscii = (headers: Readonly<Record<string, string>>): boolean => {
  * A response whose body stays a JavaScript string until the socket write, skipping a
  * `TextEncoder` pass. Node then writes header block and body as one UTF-8 string, which would
  * mangle Latin-1 header values: with non-ASCII headers the body is encoded to bytes instead.
+ * An empty body says `Content-Length: 0` (as Express does), not a chunked nothing.
  */
 export const stringResponse = (
   body: string,
@@ -23,14 +24,20 @@ export const stringResponse = (
   status: number,
   headers?: Readonly<Record<string, string>>,
 ): HttpServerResponse.HttpServerResponse =>
-  headers === undefined || isAscii(headers)
+  body === ""
     ? HttpServerResponse.raw(body, {
         status,
-        headers: headers as Record<string, string> | undefined,
+        headers: { ...headers, "content-length": "0" },
         contentType,
-        contentLength: Buffer.byteLength(body),
       })
-    : HttpServerResponse.text(body, { status, headers, contentType });
+    : headers === undefined || isAscii(headers)
+      ? HttpServerResponse.raw(body, {
+          status,
+          headers: headers as Record<string, string> | undefined,
+          contentType,
+          contentLength: Buffer.byteLength(body),
+        })
+      : HttpServerResponse.text(body, { status, headers, contentType });
 
 /**
  * Status and headers of a {@link jsonResponse}.

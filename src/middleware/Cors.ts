@@ -17,9 +17,10 @@ import * as Middleware from "./Middleware.js";
  */
 export interface CorsOptions {
   /**
-   * The origins allowed to read responses, matched exactly (`https://app.example.com`, no path,
-   * no trailing slash): one, a list, or `"*"` for any (the default). `"*"` cannot be combined
-   * with `credentials`.
+   * The origins allowed to read responses: a list, matched exactly (`https://app.example.com`, no
+   * path, no trailing slash; only a listed origin is echoed); one string, sent as it is (the `cors`
+   * package's way; the browser compares it) to requests without an `Origin` or from that origin,
+   * `"null"` refused; or `"*"` for any (the default), which cannot be combined with `credentials`.
    */
   readonly origin?: string | ReadonlyArray<string>;
   /**
@@ -66,7 +67,25 @@ export type CorsOptionsDelegate = (
   callback: (error: Error | null, options?: CorsOptions) => void,
 ) => void;
 
-const DEFAULT_METHODS = ["GET", "HEAD", "PUT", "PATCH", "POST", "DELETE"];
+const DEFAULT_METHODS = "GET,HEAD,PUT,PATCH,POST,DELETE";
+
+/**
+ * `undefined` when `origin` may be sent as `Access-Control-Allow-Origin` verbatim (the `cors`
+ * package's way with one string origin, `"example.com"` included: the browser compares it), else
+ * why not: `"null"` (sandboxed and `file:` pages), text that is no header token, or a URL that is
+ * not a bare origin (a path or a trailing slash the browser would never match).
+ */
+const singleOriginProblem = (origin: string): string | undefined => {
+  if (
+    origin === "" ||
+    origin.toLowerCase() === "null" ||
+    !/^[\x21-\x7e]+$/.test(origin) ||
+    origin.includes(",")
+  ) {
+    return `${JSON.stringify(origin)} is not an origin`;
+  }
+  return origin.includes("://") ? originProblem(origin) : undefined;
+};
 
 /** `undefined` when `origin` is a bare origin (`scheme://host[:port]`), else why it is not. */
 const originProblem = (origin: string): string | undefined => {
@@ -142,7 +161,7 @@ const optionsProblem = (options: unknown): string | undefined => {
 
 /** A list option as one header value: a list joined, a string as it is (the `cors` package's way). */
 const headerValue = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
-  value === undefined ? undefined : typeof value === "string" ? value : value.join(", ");
+  value === undefined ? undefined : typeof value === "string" ? value : value.join(",");
 
 /**
  * Checks CORS options as {@link make} does, at once: a `StartupError` saying what is wrong, or
@@ -170,10 +189,26 @@ const decisionOf = (options: CorsOptions): Middleware.Decide | string => {
   if (anyOrigin && credentials) {
     return 'credentials cannot be allowed for origin "*"; list the origins that may send them';
   }
-  const problems = anyOrigin ? [] : origins.flatMap((o) => originProblem(o) ?? []);
+  const single = typeof options.origin === "string" && !anyOrigin ? options.origin : undefined;
+  const problems = anyOrigin
+    ? []
+    : single !== undefined
+      ? [singleOriginProblem(single) ?? []].flat()
+      : origins.flatMap((o) => originProblem(o) ?? []);
   if (problems.length > 0) return problems.join("; ");
   const allowed = new Set(origins);
-  const methods = headerValue(options.methods) ?? DEFAULT_METHODS.join(", ");
+  /** The `Access-Control-Allow-Origin` for a request from `origin` (none: not allowed). */
+  const allowedOrigin = (origin: string | undefined): string | undefined =>
+    anyOrigin
+      ? "*"
+      : single !== undefined
+        ? origin === undefined || origin === single
+          ? single
+          : undefined
+        : origin !== undefined && allowed.has(origin)
+          ? origin
+          : undefined;
+  const methods = headerValue(options.methods) ?? DEFAULT_METHODS;
   const allowedHeaders = headerValue(options.allowedHeaders);
   const exposedValue = headerValue(options.exposedHeaders);
   const exposed = exposedValue === "" ? undefined : exposedValue;
@@ -193,7 +228,7 @@ const decisionOf = (options: CorsOptions): Middleware.Decide | string => {
       : { ...headers, "access-control-expose-headers": exposed };
   };
 
-  const preflight = (origin: string, requested: string | undefined) => {
+  const preflight = (origin: string | undefined, requested: string | undefined) => {
     const vary = [
       anyOrigin ? undefined : "Origin",
       allowedHeaders ? undefined : "Access-Control-Request-Headers",
@@ -201,8 +236,9 @@ const decisionOf = (options: CorsOptions): Middleware.Decide | string => {
       .filter((v) => v !== undefined)
       .join(", ");
     const headers: Record<string, string> = vary === "" ? {} : { vary };
-    if (anyOrigin || allowed.has(origin)) {
-      Object.assign(headers, anyHeaders ?? allowHeaders(origin), {
+    const allow = allowedOrigin(origin);
+    if (allow !== undefined) {
+      Object.assign(headers, responseHeaders(allow), {
         "access-control-allow-methods": methods,
       });
       const allowHeadersValue = allowedHeaders ?? requested;
@@ -211,6 +247,7 @@ const decisionOf = (options: CorsOptions): Middleware.Decide | string => {
       }
       if (options.maxAge !== undefined) headers["access-control-max-age"] = String(options.maxAge);
     }
+    headers["content-length"] = "0";
     return HttpServerResponse.empty({ status: preflightStatus, headers });
   };
 
@@ -221,16 +258,13 @@ const decisionOf = (options: CorsOptions): Middleware.Decide | string => {
 
   return (request) => {
     const origin = request.headers.origin;
-    if (
-      request.method === "OPTIONS" &&
-      origin !== undefined &&
-      request.headers["access-control-request-method"] !== undefined
-    ) {
+    if (request.method === "OPTIONS") {
       return { answer: preflight(origin, request.headers["access-control-request-headers"]) };
     }
     if (anyOrigin) return origin === undefined ? undefined : withAnyOrigin;
-    if (origin === undefined || !allowed.has(origin)) return varyOrigin;
-    return (response) => setResponseHeaders(varyOrigin(response), responseHeaders(origin));
+    const allow = allowedOrigin(origin);
+    if (allow === undefined) return varyOrigin;
+    return (response) => setResponseHeaders(varyOrigin(response), responseHeaders(allow));
   };
 };
 
@@ -281,9 +315,10 @@ const delegated = (delegate: CorsOptionsDelegate): Middleware.Decide => {
 /**
  * CORS as an Effect `HttpMiddleware`. Origins are matched exactly: with a list, only a listed
  * origin is echoed in `Access-Control-Allow-Origin` (and `Vary: Origin` is always sent, so caches
- * keep the answers apart); with `"*"`, `*` is sent and credentials are refused at startup.
- * A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is answered 204 (or
- * `optionsSuccessStatus`) here, without reaching the routes; from an origin not allowed it gets
+ * keep the answers apart); one string origin is sent as it is to requests without an `Origin`
+ * or from that origin; with `"*"`, `*` is sent and credentials are refused at startup.
+ * Every `OPTIONS` request is answered here as a preflight, 204 (or `optionsSuccessStatus`),
+ * without reaching the routes, as the `cors` package does; from an origin not allowed it gets
  * no CORS headers, which the browser treats as a refusal. Options that are not valid fail with a
  * `StartupError` saying why; a delegate's options are checked on the request that gives them
  * (each options object once), answering 500 when not valid.

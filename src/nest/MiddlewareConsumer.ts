@@ -44,13 +44,20 @@ export type NestMiddlewareLike = Type<NestMiddleware> | NestMiddlewareFunction;
 
 /**
  * The app's global prefix (`setGlobalPrefix`) as the middleware of `configure(consumer)` see it:
- * their paths are matched under it, as in NestJS (and without it, for the routes it excludes).
+ * their paths are matched under it, as in NestJS, but those its `exclude` names (with the same
+ * method, or any) and wildcards of every path (`*`, `(.*)`), matched as given.
  * The app provides it when it builds its middleware, which is after `setGlobalPrefix`.
  */
 export class MiddlewareRoutePrefix extends Context.Reference<MiddlewareRoutePrefix>()(
   "strata/nest/MiddlewareRoutePrefix",
-  { defaultValue: (): string => "" },
+  { defaultValue: (): RoutePrefix => ({ prefix: "", excluded: () => false }) },
 ) {}
+
+/** The global prefix, and whether its `exclude` names a route of a method (any: `undefined`) and path. */
+export interface RoutePrefix {
+  readonly prefix: string;
+  readonly excluded: (method: string | undefined, path: string) => boolean;
+}
 
 /** A route the app serves, as `forRoutes(SomeController)` matches it. */
 export interface ServedRoute {
@@ -92,6 +99,8 @@ export class MiddlewareVersioning extends Context.Reference<MiddlewareVersioning
 interface PathMatcher {
   /** The path as a regex source, without the leading `/`. */
   readonly body: string;
+  /** The path as given (what the global prefix's `exclude` is matched against). */
+  readonly path: string;
   /** Paths under it match too (Express's `app.use`). */
   readonly under: boolean;
   readonly method: string | undefined;
@@ -120,9 +129,13 @@ const escaped = (path: string): string =>
     )
     .join("/");
 
-/** `cats/:id/(.*)` as a regex, under the global prefix `prefix` (when not `""`) or not. */
-const compilePath = (m: PathMatcher, prefix: string): CompiledMatcher => {
-  const under = prefix === "" ? "" : `(?:/${escaped(prefix)})?`;
+/**
+ * `cats/:id/(.*)` as a regex, under the global prefix, as NestJS mounts middleware: not for a
+ * path its `exclude` names, nor for a wildcard of every path (`*`, `(.*)`).
+ */
+const compilePath = (m: PathMatcher, { prefix, excluded }: RoutePrefix): CompiledMatcher => {
+  const unprefixed = prefix === "" || m.body === ".*" || excluded(m.method, m.path);
+  const under = unprefixed ? "" : `/${escaped(prefix)}`;
   return {
     path: new RegExp(`^${under}/${m.body}${m.under ? "(?:/.*)?" : ""}/?$`, "i"),
     method: m.method,
@@ -145,7 +158,7 @@ const versioned = (m: PathMatcher, versioning: VersioningOptions | undefined) =>
  */
 const compile = (
   m: Matcher,
-  prefix: string,
+  prefix: RoutePrefix,
   served: ReadonlyArray<ServedRoute>,
   versioning: VersioningOptions | undefined,
 ): ReadonlyArray<CompiledMatcher> => {
@@ -156,16 +169,19 @@ const compile = (
       compilePath(
         {
           body: escaped(route.path),
+          path: route.path,
           under: false,
           method: route.method === "*" ? undefined : route.method,
         },
-        "",
+        { prefix: "", excluded: () => false },
       ),
     );
 };
 
 const matcher = (route: string | RouteInfo | Function, under: boolean): Matcher => {
-  if (typeof route === "string") return { body: escaped(route), under, method: undefined };
+  if (typeof route === "string") {
+    return { body: escaped(route), path: route, under, method: undefined };
+  }
   if (typeof route === "function") {
     const controller = readMetadata<ControllerMetadata>(MetadataKey.controller, route);
     if (controller === undefined) {
@@ -175,10 +191,13 @@ const matcher = (route: string | RouteInfo | Function, under: boolean): Matcher 
     }
     return { controller: route.name };
   }
+  const method = methodName(route.method);
   return {
     body: escaped(route.path),
-    under,
-    method: methodName(route.method),
+    path: route.path,
+    // Express mounts a route of one method (`app.get(path)`) on its path only, of any (`app.use`) under it too.
+    under: under && method === undefined,
+    method,
     ...(route.version === undefined ? {} : { versions: versionList(route.version) }),
   };
 };
@@ -280,7 +299,7 @@ class RecordingMiddlewareConsumer implements MiddlewareConsumer {
     };
     const binding =
       (
-        prefix: string,
+        prefix: RoutePrefix,
         served: ReadonlyArray<ServedRoute>,
         versioning: VersioningOptions | undefined,
       ) =>

@@ -5,7 +5,7 @@ import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
 import { StartupError } from "../di/StartupError.js";
 import { DEFAULT_JSON_DEPTH_LIMIT } from "../http/JsonDepth.js";
-import { DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
+import { type BodyType, bodyLimitByType, DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
 import { ROUTES, type Routes, routerModulePrefixes } from "../nest/RouterModule.js";
 import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
@@ -47,6 +47,8 @@ export interface PipelineOptions {
 /** What compiling the routes of an app needs. */
 export interface AppRouteOptions extends PipelineOptions {
   readonly bodyLimit?: number;
+  /** Limits by body type, over `bodyLimit` (NestJS's `app.useBodyParser(type, { limit })`). */
+  readonly bodyLimits?: Partial<Readonly<Record<BodyType, number>>>;
   readonly jsonDepthLimit?: number;
   /** Keep each body's bytes as `req.rawBody`. */
   readonly rawBody?: boolean;
@@ -122,7 +124,7 @@ export const appRoutes = (
     const prefixes = registered.length === 0 ? undefined : routerModulePrefixes(registered);
     const compileOptions = {
       modulePrefix: (node: ProviderNode) => prefixes?.get(node.module.cls) ?? "",
-      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      bodyLimit: bodyLimitByType(options.bodyLimit ?? DEFAULT_BODY_LIMIT, options.bodyLimits),
       jsonDepthLimit: options.jsonDepthLimit ?? DEFAULT_JSON_DEPTH_LIMIT,
       rawBody: options.rawBody === true,
       uploadLimits: { ...DEFAULT_UPLOAD_LIMITS, ...options.uploads },

@@ -7,6 +7,7 @@ import type { ProviderNode } from "../di/ModuleGraph.js";
 import { Scope as ProviderScope } from "../di/Scope.js";
 import { StartupError } from "../di/StartupError.js";
 import { isHeaderName, isSafeHeaderValue, type ResponseSpec } from "../http/HandlerResponse.js";
+import type { BodyLimit } from "../http/RequestBody.js";
 import { joinRoutePath } from "../http/RoutePath.js";
 import { NotFoundException } from "../nest/HttpExceptions.js";
 import type { CanActivate } from "../pipeline/CanActivate.js";
@@ -31,7 +32,7 @@ export interface GlobalEnhancers {
 
 /** What compiling a controller needs from the app. */
 export interface ControllerCompileOptions {
-  readonly bodyLimit: number;
+  readonly bodyLimit: BodyLimit;
   readonly jsonDepthLimit: number;
   /** The path before the controller's of a module `RouterModule.register` routes (else `""`). */
   readonly modulePrefix: (node: ProviderNode) => string;

@@ -9,7 +9,8 @@ import type { ParamMetadata } from "../decorators/Params.js";
 import type { Injector } from "../di/Injector.js";
 import type { ProviderNode } from "../di/ModuleGraph.js";
 import { handlerResponse, type ResponseSpec } from "../http/HandlerResponse.js";
-import { readBody, readBodyAndRaw } from "../http/RequestBody.js";
+import { type BodyLimit, readBody, readBodyAndRaw } from "../http/RequestBody.js";
+import { StreamableFile } from "../http/StreamableFile.js";
 import { awaitResult, fromResult } from "../http/UserCode.js";
 import { sseResponse } from "../nest/SseResponse.js";
 import {
@@ -56,7 +57,7 @@ export interface RoutePlan {
   readonly sse: boolean;
   readonly enhancers: EnhancerRefs;
   readonly injector: Injector;
-  readonly bodyLimit: number;
+  readonly bodyLimit: BodyLimit;
   readonly jsonDepthLimit: number;
   /** Keep the body's bytes as `rawBody` (the app's `rawBody: true`). */
   readonly rawBody: boolean;
@@ -235,6 +236,12 @@ export const routeHandler = (
       : withHeaders;
   };
 
+  /** The response of `value`; a file stream first opened (400 when it cannot be). */
+  const answer = (value: unknown, execution: HttpExecution) =>
+    value instanceof StreamableFile
+      ? Effect.map(value.opened(), () => toResponse(value, execution))
+      : Effect.succeed(toResponse(value, execution));
+
   const respond = sse
     ? (value: unknown, execution: HttpExecution) =>
         Effect.map(sseResponse(value, spec.headers), (response) => toResponse(response, execution))
@@ -243,8 +250,8 @@ export const routeHandler = (
           Effect.zipRight(fromResult(value), execution.getResponse().response)
       : (value: unknown, execution: HttpExecution) =>
           isAsync(value)
-            ? Effect.map(awaitResult(value), (result) => toResponse(result, execution))
-            : Effect.succeed(toResponse(value, execution));
+            ? Effect.flatMap(awaitResult(value), (result) => answer(result, execution))
+            : answer(value, execution);
 
   const core: Step = hasInterceptors
     ? (execution) =>

@@ -1,4 +1,4 @@
-import { appOptions } from "../app/NestFactory.js";
+import { appOptions, type NestApplicationOptions } from "../app/NestFactory.js";
 import { StrataApp, type StrataAppOptions } from "../app/StrataApp.js";
 import type { ModuleImport, ModuleOptions } from "../di/Module.js";
 import type { ContextId, ModuleRefOptions } from "../di/ModuleRef.js";
@@ -72,12 +72,15 @@ export class TestingModule {
   /**
    * The app serving this module, with its providers (the same instances, not a second
    * container) and `options` added; configure it (`useGlobalPipes`...), then `init()` and
-   * `request(app, ...)`, or `listen(0)`. Call it once: the module has one app. With
-   * `providerOverrides` of its own, it is a separate app instead, whose providers (built again,
-   * hooks included) take those overrides on top of the module's.
+   * `request(app, ...)`, or `listen(0)`. With `providerOverrides` of its own, or once the
+   * module's app is started (`init`/`listen`: a second app, as NestJS's tests make), it is a
+   * separate app instead, whose providers (built again, hooks included) take those overrides
+   * on top of the module's.
    */
   createStrataApp(options: StrataAppOptions = {}): StrataApp {
-    if ((options.providerOverrides ?? []).length === 0) return this.app.addOptions(options);
+    if ((options.providerOverrides ?? []).length === 0 && this.app.configurable) {
+      return this.app.addOptions(options);
+    }
     return new StrataApp(this.app.rootModule, {
       ...options,
       providerOverrides: [...this.overrides, ...(options.providerOverrides ?? [])],
@@ -89,8 +92,8 @@ export class TestingModule {
    * accepted for an Express app without routes or middleware of its own.
    */
   createNestApplication(
-    adapterOrOptions?: ExpressAdapter | StrataAppOptions,
-    options?: StrataAppOptions,
+    adapterOrOptions?: ExpressAdapter | NestApplicationOptions,
+    options?: NestApplicationOptions,
   ): StrataApp {
     return this.createStrataApp(
       appOptions("createNestApplication", adapterOrOptions, options) ?? {},

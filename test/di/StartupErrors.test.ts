@@ -35,7 +35,7 @@ const failedStart = async (module: new () => unknown): Promise<StartupError> => 
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(StartupError);
-  expect(() => app.getUrl()).toThrow(/not listening/);
+  expect(() => app.getUrl()).toThrow("app.listen() needs to be called before calling app.getUrl()");
   expect(await canBind(port)).toBe(true);
   return error as StartupError;
 };
@@ -331,7 +331,9 @@ describe("startup errors", () => {
     try {
       const app = new StrataApp(AppModule);
       await expect(app.listen(port, "127.0.0.1")).rejects.toBeDefined();
-      expect(() => app.getUrl()).toThrow(/not listening/);
+      expect(() => app.getUrl()).toThrow(
+        "app.listen() needs to be called before calling app.getUrl()",
+      );
       await app.close();
       expect(log).toEqual(["destroy"]);
     } finally {

@@ -315,7 +315,7 @@ describe("@Headers()", () => {
     expect(body.custom).toBe("v1");
     expect(body.other).toBeNull();
     expect(body.allCustom).toBe("v1");
-    expect(body.host).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(body.host).toMatch(/^(127\.0\.0\.1|\[::1\]):\d+$/);
   });
 });
 

@@ -65,8 +65,8 @@ describe("CorsMiddleware", () => {
     expect(response.status).toBe(204);
     expect(response.text).toBe("");
     expect(response.headers.get("access-control-allow-origin")).toBe(A);
-    expect(response.headers.get("access-control-allow-methods")).toBe("GET, POST");
-    expect(response.headers.get("access-control-allow-headers")).toBe("content-type, x-csrf-token");
+    expect(response.headers.get("access-control-allow-methods")).toBe("GET,POST");
+    expect(response.headers.get("access-control-allow-headers")).toBe("content-type,x-csrf-token");
     expect(response.headers.get("access-control-max-age")).toBe("600");
     expect(response.headers.get("vary")).toBe("Origin");
     // Even for a path no route serves: the preflight is CORS's business.
@@ -83,7 +83,7 @@ describe("CorsMiddleware", () => {
     );
     expect(allowed.headers.get("access-control-allow-headers")).toBe("x-custom");
     expect(allowed.headers.get("access-control-allow-methods")).toBe(
-      "GET, HEAD, PUT, PATCH, POST, DELETE",
+      "GET,HEAD,PUT,PATCH,POST,DELETE",
     );
     expect(allowed.headers.get("vary")).toBe("Origin, Access-Control-Request-Headers");
     const refused = await request(app, "OPTIONS", "/items", preflight("https://evil.example"));
@@ -121,13 +121,47 @@ describe("CorsMiddleware", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe(A);
   });
 
+  it("sends one string origin as it is (the cors package's way), also without an Origin, and answers every OPTIONS", async () => {
+    const app = await withCors({
+      origin: "example.com",
+      credentials: true,
+      methods: "GET",
+      exposedHeaders: ["foo", "bar"],
+      allowedHeaders: ["baz", "woo"],
+      maxAge: 123,
+    });
+    const plain = await request(app, "GET", "/items");
+    expect(plain.status).toBe(200);
+    expect(plain.text).toBe("[1,2]");
+    expect(plain.headers.get("access-control-allow-origin")).toBe("example.com");
+    expect(plain.headers.get("access-control-allow-credentials")).toBe("true");
+    expect(plain.headers.get("access-control-expose-headers")).toBe("foo,bar");
+    expect(plain.headers.get("vary")).toBe("Origin");
+    // A request from another origin gets none of it (the browser would refuse either way).
+    const other = await request(app, "GET", "/items", { headers: { origin: A } });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    expect(other.headers.get("access-control-allow-credentials")).toBeNull();
+    expect(other.headers.get("vary")).toBe("Origin");
+    // An OPTIONS without Origin is answered by CORS too, with no body.
+    const options = await request(app, "OPTIONS", "/items");
+    expect(options.status).toBe(204);
+    expect(options.text).toBe("");
+    expect(options.headers.get("access-control-allow-origin")).toBe("example.com");
+    expect(options.headers.get("access-control-allow-methods")).toBe("GET");
+    expect(options.headers.get("access-control-allow-headers")).toBe("baz,woo");
+    expect(options.headers.get("access-control-expose-headers")).toBe("foo,bar");
+    expect(options.headers.get("access-control-max-age")).toBe("123");
+  });
+
   it("refuses * with credentials, and origins that are not bare origins, at startup", async () => {
     for (const [options, message] of [
       [{ origin: "*", credentials: true }, /credentials cannot be allowed for origin "\*"/],
       [{ credentials: true }, /credentials cannot be allowed/],
       [{ origin: ["*", A] }, /cannot be listed with other origins/],
       [{ origin: `${A}/` }, /is not an origin/],
-      [{ origin: "a.example" }, /is not an origin/],
+      [{ origin: "null", credentials: true }, /"null" is not an origin/],
+      [{ origin: "a.example b.example" }, /is not an origin/],
+      [{ origin: [A, "a.example"] }, /"a.example" is not an origin/],
     ] as const) {
       const app = new StrataApp(AppModule).use(new CorsMiddleware(options));
       await expect(app.listen(0)).rejects.toThrow(message);

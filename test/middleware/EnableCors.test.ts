@@ -22,7 +22,15 @@ class ItemsController {
   }
 }
 
-@Module({ controllers: [ItemsController] })
+@Controller("empty")
+class EmptyController {
+  @Get()
+  empty() {
+    return "";
+  }
+}
+
+@Module({ controllers: [ItemsController, EmptyController] })
 class AppModule {}
 
 const A = "https://a.example";
@@ -151,5 +159,37 @@ describe("app.enableCors as NestJS calls it", () => {
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-methods")).toBe("GET");
+  });
+
+  it("NestFactory.create's cors option (a delegate here) is enableCors at creation; an empty body says Content-Length: 0", async () => {
+    const given: Array<CorsOptions> = [
+      { origin: "example.com", credentials: true, exposedHeaders: ["foo", "bar"] },
+      { origin: "sample.com", methods: "GET", allowedHeaders: ["baz", "foo"], maxAge: 321 },
+    ];
+    let next = 0;
+    const app = await NestFactory.create(AppModule, {
+      cors: (_req, callback) => callback(null, given[next++ % 2]),
+    });
+    apps.push(app);
+    await app.listen(0, "127.0.0.1");
+    const base = await app.getUrl();
+    const first = await fetch(`${base}/empty`);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toBe("");
+    expect(first.headers.get("content-length")).toBe("0");
+    expect(first.headers.get("access-control-allow-origin")).toBe("example.com");
+    expect(first.headers.get("access-control-allow-credentials")).toBe("true");
+    expect(first.headers.get("access-control-expose-headers")).toBe("foo,bar");
+    expect(first.headers.get("vary")).toBe("Origin");
+    const second = await fetch(`${base}/empty`, { method: "OPTIONS" });
+    expect(second.status).toBe(204);
+    expect(second.headers.get("content-length")).toBe("0");
+    expect(second.headers.get("access-control-allow-origin")).toBe("sample.com");
+    expect(second.headers.get("access-control-allow-headers")).toBe("baz,foo");
+    expect(second.headers.get("access-control-max-age")).toBe("321");
+    // Options that are not valid refuse the creation, saying why.
+    await expect(NestFactory.create(AppModule, { cors: { origin: "null" } })).rejects.toThrow(
+      /CORS: "null" is not an origin/,
+    );
   });
 });

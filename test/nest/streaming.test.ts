@@ -1,5 +1,7 @@
+import { createReadStream, readFileSync } from "node:fs";
 import * as http from "node:http";
 import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { finalize, interval, map, Observable, of, take } from "rxjs";
 import { describe, expect, it } from "vitest";
 import {
@@ -37,6 +39,16 @@ const teardown = { count: 0 };
 
 @Controller("stream")
 class StreamController {
+  @Get("missing")
+  missing() {
+    return new StreamableFile(createReadStream("/nonexistent/secret-dir/report.csv"));
+  }
+
+  @Get("file")
+  file() {
+    return new StreamableFile(createReadStream(fileURLToPath(import.meta.url)));
+  }
+
   @Get("buffer")
   buffer() {
     return new StreamableFile(Buffer.from("binary bytes"));
@@ -141,6 +153,19 @@ describe("StreamableFile", () => {
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="table.csv"');
     expect(res.headers.get("content-length")).toBe("8");
     expect(res.text).toBe("a,b\n1,2\n");
+  });
+
+  it("a file stream that cannot be opened answers 400 in the standard shape (no path), and the app serves on", async () => {
+    const missing = await request(app, "GET", "/stream/missing");
+    expect(missing.status).toBe(400);
+    expect(JSON.parse(missing.text)).toEqual({
+      statusCode: 400,
+      message: "The file could not be read",
+    });
+    expect(missing.text).not.toContain("secret-dir");
+    const file = await request(app, "GET", "/stream/file");
+    expect(file.status).toBe(200);
+    expect(file.text).toBe(readFileSync(fileURLToPath(import.meta.url), "utf8"));
   });
 
   it("lets @Header() win over its type", async () => {

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect";
 import { StartupError } from "../../di/StartupError.js";
-import { readBody } from "../../http/RequestBody.js";
+import { type BodyLimit, readBody } from "../../http/RequestBody.js";
 import type { RequestContext } from "../../http/RequestContext.js";
 import type { UploadedFile } from "../../http/UploadedFile.js";
 import type { ExecutionContext } from "../ExecutionContext.js";
@@ -87,7 +87,7 @@ const byField = (files: ReadonlyArray<UploadedFile>) => {
 export const uploadRoute = (
   refs: EnhancerRefs,
   appLimits: Required<UploadLimits>,
-  bodyLimit: number,
+  bodyLimit: BodyLimit,
   jsonDepthLimit: number,
   where: string,
 ): {
