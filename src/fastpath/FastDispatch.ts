@@ -35,13 +35,15 @@ export const fastDispatch = (
   inFlight: InFlight,
   fiberClass: FiberRuntimeClass | undefined,
 ): RequestListener => {
-  const base = entriesOf(runtime.context.unsafeMap);
+  const appServices = entriesOf(runtime.context.unsafeMap);
+  // Without the app's scope: every request sets its own (one Map entry fewer to overwrite).
+  const base = appServices.filter(([key]) => key !== Scope.Scope.key);
   const fork = makeRequestFork(
     runtime,
     requestFlags(runtime.runtimeFlags, fast.fiberMetrics),
     fiberClass,
   );
-  const { programOf, unmatched } = routePrograms(fast, new Set(base.map(([key]) => key)));
+  const { programOf, unmatched } = routePrograms(fast, new Set(appServices.map(([key]) => key)));
   const notFound = fast.notFound as HttpServerResponse.HttpServerResponse;
   /** Closes the request scope of a fiber that ended before its response step closed it. */
   const closeScopeAfter = (
