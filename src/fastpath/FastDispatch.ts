@@ -9,6 +9,7 @@ import * as Runtime from "effect/Runtime";
 import * as Scope from "effect/Scope";
 import { canonicalRequest } from "./CanonicalRequest.js";
 import type { FastApp } from "./FastApp.js";
+import type { FoundRoute } from "./FastRouter.js";
 import type { InFlight, RequestFiber, RequestListener } from "./InFlight.js";
 import { entriesOf, mapOf } from "./MapCopies.js";
 import { writeNodeResponse } from "./NodeResponseWriter.js";
@@ -21,6 +22,21 @@ import {
 } from "./RequestFibers.js";
 import { closeRequestScope } from "./RequestScope.js";
 import { routePrograms } from "./RoutePrograms.js";
+
+/**
+ * The route and parameters of a request, as the platform's `HttpRouter.RouteContext` (made as a
+ * class: an object literal with a computed symbol key is built property by property).
+ */
+class FoundRouteContext {
+  declare readonly [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId;
+  constructor(
+    readonly route: FoundRoute["handler"],
+    readonly params: FoundRoute["params"],
+  ) {}
+}
+Object.assign(FoundRouteContext.prototype, {
+  [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId,
+});
 
 /**
  * The fast path: the route is found before any fiber exists, the request's whole context
@@ -107,11 +123,7 @@ export const fastDispatch = (
         : request,
     );
     map.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams);
-    map.set(HttpRouter.RouteContext.key, {
-      [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId,
-      route,
-      params: found.params,
-    });
+    map.set(HttpRouter.RouteContext.key, new FoundRouteContext(route, found.params));
     run(map, request, program.effect);
   };
 };

@@ -54,7 +54,7 @@ const shapeOf = (found: FastRouter.FoundRoute | undefined) =>
         queryProto: Object.getPrototypeOf(found.searchParams),
       };
 
-const lookups = (config: Partial<HttpLayerRouter.RouterConfig>) =>
+const lookups = (config: Partial<HttpLayerRouter.FindMyWay.RouterConfig>) =>
   Effect.gen(function* () {
     const router = yield* makeRouter({ routerConfig: config });
     if (!FastRouter.isFastRouter(router)) return yield* Effect.die("expected a fast router");
