@@ -1,5 +1,4 @@
 import type * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import type { FoundRoute } from "./FastRouter.js";
 
 type Route = HttpLayerRouter.Route<unknown, unknown>;
 
@@ -9,6 +8,13 @@ const patternChar = /[:*(%?#]/;
 /** An object without a prototype, as find-my-way makes a route's parameters and query. */
 const Empty = function Empty() {} as unknown as new () => Record<string, never>;
 Empty.prototype = Object.create(null);
+
+/** A literal route found (a `FastRouter.FoundRoute`). */
+interface StaticMatch {
+  readonly handler: Route;
+  readonly params: Readonly<Record<string, never>>;
+  readonly searchParams: Readonly<Record<string, never>>;
+}
 
 /**
  * The routes whose path is a literal, by method and exact path, found without walking the
@@ -32,7 +38,7 @@ export class StaticRoutes {
   }
 
   /** The route for `method` and exactly `url`, with no parameters and an empty query, if any. */
-  find(method: string, url: string): FoundRoute | undefined {
+  find(method: string, url: string): StaticMatch | undefined {
     const route = this.byMethod.get(method)?.get(url);
     return route === undefined
       ? undefined
