@@ -2,6 +2,7 @@ import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
+import { StaticRoutes } from "./StaticRoutes.js";
 
 /** A route found for a request, with its path parameters and parsed query. */
 export interface FoundRoute {
@@ -72,10 +73,14 @@ export const make: Effect.Effect<FastRouter> = Effect.gen(function* () {
     yield* HttpLayerRouter.RouterConfig,
   );
   let eligible = yield* routeMiddlewareVisible;
+  const statics = new StaticRoutes();
   const register = (routes: ReadonlyArray<HttpLayerRouter.Route<unknown, unknown>>) => {
     for (const route of routes) {
       if (route.method === "*") table.all(route.path, route);
-      else table.on(route.method, route.path, route);
+      else {
+        table.on(route.method, route.path, route);
+        statics.add(route);
+      }
     }
   };
 
@@ -115,7 +120,9 @@ export const make: Effect.Effect<FastRouter> = Effect.gen(function* () {
     eligible: () => eligible,
     find: (method, url) => {
       const found =
-        table.find(method, url) ?? (method === "HEAD" ? table.find("GET", url) : undefined);
+        statics.find(method, url) ??
+        table.find(method, url) ??
+        (method === "HEAD" ? table.find("GET", url) : undefined);
       return found as FoundRoute | undefined;
     },
   };

@@ -30,8 +30,9 @@ export class NodeServerRequest
   extends Inspectable.Class
   implements HttpServerRequest.HttpServerRequest
 {
-  readonly [HttpServerRequest.TypeId]: HttpServerRequest.TypeId = HttpServerRequest.TypeId;
-  readonly [IncomingMessage.TypeId]: IncomingMessage.TypeId = IncomingMessage.TypeId;
+  // On the prototype (below): two fewer properties to define on every request.
+  declare readonly [HttpServerRequest.TypeId]: HttpServerRequest.TypeId;
+  declare readonly [IncomingMessage.TypeId]: IncomingMessage.TypeId;
   private cachedCookies: Readonly<Record<string, string>> | undefined;
   private cachedText: Effect.Effect<string, HttpServerError.RequestError> | undefined;
   private cachedMultipart:
@@ -204,3 +205,8 @@ export class NodeServerRequest
     return new HttpServerError.RequestError({ request: this, reason: "Decode", cause });
   }
 }
+
+Object.assign(NodeServerRequest.prototype, {
+  [HttpServerRequest.TypeId]: HttpServerRequest.TypeId,
+  [IncomingMessage.TypeId]: IncomingMessage.TypeId,
+});

@@ -333,14 +333,33 @@ export const routeHandler = (
     const services = fiber.currentContext as Context.Context<RouteServices>;
     return run(
       new HttpExecution(
-        Context.get(services, HttpServerRequest.HttpServerRequest),
-        Context.get(services, HttpRouter.RouteContext).params,
-        Context.get(services, HttpServerRequest.ParsedSearchParams),
+        serviceOf(services, HttpServerRequest.HttpServerRequest, requestKey),
+        serviceOf(services, HttpRouter.RouteContext, routeKey).params,
+        serviceOf(services, HttpServerRequest.ParsedSearchParams, queryKey),
         dtoType,
         target,
-        Context.get(services, Scope.Scope),
+        serviceOf(services, Scope.Scope, scopeKey),
         fixed ?? unresolved,
       ),
     );
   }) as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices>;
+};
+
+const requestKey = HttpServerRequest.HttpServerRequest.key;
+const routeKey = HttpRouter.RouteContext.key;
+const queryKey = HttpServerRequest.ParsedSearchParams.key;
+const scopeKey = Scope.Scope.key;
+
+/**
+ * The service of `tag` (whose key is `key`) in a request's context: one Map lookup, the key
+ * known in advance (`Context.get` makes two, through each tag's own `key`); `Context.get` and
+ * its error when the service is absent.
+ */
+const serviceOf = <I, S>(
+  services: Context.Context<RouteServices>,
+  tag: Context.Tag<I, S>,
+  key: string,
+): S => {
+  const value = services.unsafeMap.get(key);
+  return value === undefined ? Context.get(services as Context.Context<I>, tag) : (value as S);
 };
