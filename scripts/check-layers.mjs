@@ -7,7 +7,7 @@
 // - an upward import: a folder importing from a layer above its own;
 // - a sideways import: two folders of the same layer, which must not know each other;
 // - a file of a sealed folder imported from outside it other than through the folder's entry
-//   (the fast path has one entry, `fastpath/FastPath.ts`);
+//   (the server's inside has one entry, `server/internal/FastPath.ts`);
 // - an import of a package's internal modules (`effect/internal/...`, `@effect/platform/internal/
 //   ...`) outside the folders allowed to rely on private shapes;
 // - a circle of imports among src files;
@@ -30,9 +30,9 @@ export const LAYERS = [
   { name: "utilities", folders: ["crypto", "memory", "sanitize"] },
   // Errors, HTTP primitives (request target, bodies, responses, headers), user code adapters.
   { name: "http", folders: ["http"] },
-  // The fast path: Strata's node server and router over @effect/platform, and the only place
-  // that relies on Effect's private shapes.
-  { name: "fastpath", folders: ["fastpath"] },
+  // The server's inside: Strata's node server and router over @effect/platform, and the only
+  // place that relies on Effect's private shapes. A folder of its own, below `server/`.
+  { name: "server internals", folders: ["server/internal"] },
   // Dependency injection and the decorator metadata it reads (@Module, @Injectable, @Inject).
   { name: "di", folders: ["di"] },
   // Services built on DI alone: lifecycle (hooks, health, shutdown) and the Redis client.
@@ -47,10 +47,9 @@ export const LAYERS = [
   { name: "decorators", folders: ["decorators"] },
   // StrataServer.serve: an app Layer served on the fast path.
   { name: "server", folders: ["server"] },
-  // NestJS spellings over the engine below.
-  { name: "nest", folders: ["nest"] },
-  // The route compiler: controllers' scans (their decorators read once) to routes.
-  { name: "routes", folders: ["routes"] },
+  // The controller compiler: controllers' scans (their decorators read once) to routes, and the
+  // per-request runners of guards, interceptors, pipes, filters and SSE that only its routes call.
+  { name: "compiler", folders: ["compiler"] },
   // The API description, built from the controllers' scans.
   { name: "openapi", folders: ["openapi"] },
   // The app compiler: StrataApp, StrataApp.layer, NestFactory.
@@ -65,10 +64,10 @@ export const LAYERS = [
 ];
 
 /** Folders whose files are imported from outside only through one entry file. */
-export const SEALED = { fastpath: "fastpath/FastPath.ts" };
+export const SEALED = { "server/internal": "server/internal/FastPath.ts" };
 
 /** Folders allowed to import packages' internal modules (private shapes). */
-export const PRIVATE_SHAPES = ["fastpath"];
+export const PRIVATE_SHAPES = ["server/internal"];
 const PRIVATE_IMPORT = /^(?:effect|@effect\/[^/]+)\/internal(?:\/|$)/;
 
 const walk = (dir, out = []) => {
@@ -131,7 +130,14 @@ export const checkLayers = (root) => {
   });
   const files = walk(root).map((file) => relative(root, file).split(sep).join("/"));
   const known = new Set(files);
-  const folderOf = (file) => (file.includes("/") ? file.slice(0, file.indexOf("/")) : null);
+  // A file's folder: the longest folder of the map its path starts with (`server/internal/` is a
+  // layer of its own inside `server/`), else its first path segment.
+  const nested = [...layerOf.keys()].filter((folder) => folder.includes("/"));
+  const folderOf = (file) => {
+    if (!file.includes("/")) return null;
+    const inner = nested.find((folder) => file.startsWith(`${folder}/`));
+    return inner ?? file.slice(0, file.indexOf("/"));
+  };
   const problems = [];
   const graph = new Map(files.map((file) => [file, []]));
 

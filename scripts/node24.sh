@@ -5,7 +5,7 @@
 # download), installed into a cache folder; its bin/ goes first on PATH, so vitest, its worker
 # processes, npm and every node a test spawns run on it.
 #   bash scripts/node24.sh                   every test whose outcome can depend on the Node line
-#   bash scripts/node24.sh test/core         those files
+#   bash scripts/node24.sh test/server         those files
 # With no arguments it leaves out what only reads files and runs other tools (the docs' blocks and
 # API reference, the layer check, npm installing the packed tarball): Node 20 ran them, and they
 # cost a minute and a half of the CI run without testing anything Node 24 could change.

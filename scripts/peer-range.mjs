@@ -17,7 +17,7 @@ const peers = Object.fromEntries(
   ),
 );
 const serverTests = [
-  "test/core",
+  "test/server",
   "test/http",
   "test/middleware/GlobalMiddleware.test.ts",
   "test/pipeline",

@@ -11,6 +11,18 @@
 import "./di/reflectMetadata.js";
 
 export type { BodyParserOptions } from "./app/BodyParserOptions.js";
+export { ExpressAdapter, type HttpAdapterView } from "./app/ExpressAdapter.js";
+export {
+  Logger,
+  type LoggerService,
+  type NestLogLevel,
+} from "./app/Logger.js";
+export type {
+  MiddlewareConfigProxy,
+  MiddlewareConsumer,
+  NestMiddlewareLike,
+  RouteInfo as MiddlewareRouteInfo,
+} from "./app/MiddlewareConsumer.js";
 export { type NestApplicationOptions, NestFactory } from "./app/NestFactory.js";
 export {
   type RootModule,
@@ -18,6 +30,8 @@ export {
   StrataApp,
   type StrataAppOptions,
 } from "./app/StrataApp.js";
+export type { PipelineOptions, RouteInfo } from "./compiler/AppRoutes.js";
+export { applyDecorators } from "./decorators/applyDecorators.js";
 export { Catch } from "./decorators/Catch.js";
 export type { ClassOrMethodDecorator } from "./decorators/ClassOrMethodDecorator.js";
 export {
@@ -52,6 +66,7 @@ export {
   type RouteMethod,
   type RoutePath,
 } from "./decorators/Route.js";
+export { type MessageEvent, Sse } from "./decorators/Sse.js";
 export { UploadedFile, UploadedFiles } from "./decorators/UploadedFile.js";
 export { UseFilters } from "./decorators/UseFilters.js";
 export { UseGuards } from "./decorators/UseGuards.js";
@@ -59,6 +74,14 @@ export { UseInterceptors } from "./decorators/UseInterceptors.js";
 export { UsePipes } from "./decorators/UsePipes.js";
 export { Version } from "./decorators/Version.js";
 export { ApplicationConfig } from "./di/ApplicationConfig.js";
+export {
+  type ConfigurableModuleAsyncOptions,
+  ConfigurableModuleBuilder,
+  type ConfigurableModuleBuilderOptions,
+  type ConfigurableModuleCls,
+  type ConfigurableModuleHost,
+  type ConfigurableModuleOptionsFactory,
+} from "./di/ConfigurableModuleBuilder.js";
 export { Container } from "./di/Container.js";
 export {
   type ContextId,
@@ -77,6 +100,7 @@ export {
   type DiscoverySource,
 } from "./di/DiscoveryService.js";
 export { type ForwardReference, forwardRef } from "./di/forwardRef.js";
+export { Global } from "./di/Global.js";
 export { Inject, type InjectTarget } from "./di/Inject.js";
 export {
   Injectable,
@@ -99,15 +123,24 @@ export {
   type ModuleRefOptions,
   type ModuleRefSource,
 } from "./di/ModuleRef.js";
+export { Optional } from "./di/Optional.js";
 export type { OptionalFactoryDependency, Provider, ProviderLike } from "./di/Provider.js";
 export {
   type CreateDecoratorOptions,
   type ReflectableDecorator,
   Reflector,
 } from "./di/Reflector.js";
+export { ROUTES, RouterModule, type Routes, type RouteTree } from "./di/RouterModule.js";
 export { Scope } from "./di/Scope.js";
 export { type CustomDecorator, SetMetadata } from "./di/SetMetadata.js";
 export { StartupError, type StartupErrorReason } from "./di/StartupError.js";
+export {
+  CircularDependencyException,
+  InvalidClassScopeException,
+  RuntimeException,
+  UnknownDependenciesException,
+  UnknownExportException,
+} from "./di/StartupExceptions.js";
 export type { AbstractType, InjectionToken, Type } from "./di/Token.js";
 export {
   APP_FILTER,
@@ -144,8 +177,37 @@ export {
   UnprocessableEntityError,
   UnsupportedMediaTypeError,
 } from "./http/HttpError.js";
+export { HttpException } from "./http/HttpException.js";
+export type { HttpExceptionOptions } from "./http/HttpExceptionOptions.js";
+export {
+  BadGatewayException,
+  BadRequestException,
+  ConflictException,
+  ForbiddenException,
+  GatewayTimeoutException,
+  GoneException,
+  HttpVersionNotSupportedException,
+  ImATeapotException,
+  InternalServerErrorException,
+  MethodNotAllowedException,
+  MisdirectedException,
+  type NestExceptionClass,
+  NotAcceptableException,
+  NotFoundException,
+  NotImplementedException,
+  PayloadTooLargeException,
+  PreconditionFailedException,
+  RequestTimeoutException,
+  ServiceUnavailableException,
+  TooManyRequestsException,
+  UnauthorizedException,
+  UnprocessableEntityException,
+  UnsupportedMediaTypeException,
+} from "./http/HttpExceptions.js";
+export { HttpStatus } from "./http/HttpStatus.js";
 export type { BodyLimit, BodyType } from "./http/RequestBody.js";
 export type { RawBodyRequest, RequestContext, RequestUser } from "./http/RequestContext.js";
+export { RequestMethod } from "./http/RequestMethod.js";
 export { StrataResponse } from "./http/StrataResponse.js";
 export { StreamableFile, type StreamableFileOptions } from "./http/StreamableFile.js";
 export { type JsonResponseOptions, jsonResponse } from "./http/TextResponse.js";
@@ -173,6 +235,12 @@ export {
 } from "./middleware/Cors.js";
 export { CsrfMiddleware, type CsrfOptions } from "./middleware/Csrf.js";
 export { EffectMiddleware } from "./middleware/EffectMiddleware.js";
+export type {
+  NestMiddleware,
+  NestMiddlewareFunction,
+  NestMiddlewareRequest,
+  NestMiddlewareResponse,
+} from "./middleware/NestMiddleware.js";
 export {
   RateLimitMiddleware,
   type RateLimitOptions,
@@ -194,101 +262,6 @@ export type {
   StrataMiddleware,
 } from "./middleware/StrataMiddleware.js";
 export { TimeoutMiddleware, type TimeoutOptions } from "./middleware/Timeout.js";
-export { applyDecorators } from "./nest/applyDecorators.js";
-export {
-  CLASS_SERIALIZER_DEFAULTS,
-  ClassSerializerInterceptor,
-  type ClassSerializerInterceptorOptions,
-} from "./nest/ClassSerializerInterceptor.js";
-export {
-  type ConfigurableModuleAsyncOptions,
-  ConfigurableModuleBuilder,
-  type ConfigurableModuleBuilderOptions,
-  type ConfigurableModuleCls,
-  type ConfigurableModuleHost,
-  type ConfigurableModuleOptionsFactory,
-} from "./nest/ConfigurableModuleBuilder.js";
-export { ExpressAdapter, type HttpAdapterView } from "./nest/ExpressAdapter.js";
-export {
-  AnyFilesInterceptor,
-  FileFieldsInterceptor,
-  FileInterceptor,
-  FilesInterceptor,
-  type MulterField,
-  type MulterOptions,
-  NoFilesInterceptor,
-} from "./nest/FileInterceptor.js";
-export { FileTypeValidator, type FileTypeValidatorOptions } from "./nest/FileTypeValidator.js";
-export { FileValidator, type FileValidatorContext } from "./nest/FileValidator.js";
-export { Global } from "./nest/Global.js";
-export { HttpException } from "./nest/HttpException.js";
-export type { HttpExceptionOptions } from "./nest/HttpExceptionOptions.js";
-export {
-  BadGatewayException,
-  BadRequestException,
-  ConflictException,
-  ForbiddenException,
-  GatewayTimeoutException,
-  GoneException,
-  HttpVersionNotSupportedException,
-  ImATeapotException,
-  InternalServerErrorException,
-  MethodNotAllowedException,
-  MisdirectedException,
-  type NestExceptionClass,
-  NotAcceptableException,
-  NotFoundException,
-  NotImplementedException,
-  PayloadTooLargeException,
-  PreconditionFailedException,
-  RequestTimeoutException,
-  ServiceUnavailableException,
-  TooManyRequestsException,
-  UnauthorizedException,
-  UnprocessableEntityException,
-  UnsupportedMediaTypeException,
-} from "./nest/HttpExceptions.js";
-export { HttpStatus } from "./nest/HttpStatus.js";
-export {
-  Logger,
-  type LoggerService,
-  type NestLogLevel,
-} from "./nest/Logger.js";
-export {
-  MaxFileSizeValidator,
-  type MaxFileSizeValidatorOptions,
-} from "./nest/MaxFileSizeValidator.js";
-export type {
-  MiddlewareConfigProxy,
-  MiddlewareConsumer,
-  NestMiddlewareLike,
-  RouteInfo as MiddlewareRouteInfo,
-} from "./nest/MiddlewareConsumer.js";
-export type { NestInterceptor } from "./nest/NestInterceptor.js";
-export type {
-  NestMiddleware,
-  NestMiddlewareFunction,
-  NestMiddlewareRequest,
-  NestMiddlewareResponse,
-} from "./nest/NestMiddleware.js";
-export { Optional } from "./nest/Optional.js";
-export { type ParseFileOptions, ParseFilePipe } from "./nest/ParseFilePipe.js";
-export { ParseFilePipeBuilder } from "./nest/ParseFilePipeBuilder.js";
-export { RequestMethod } from "./nest/RequestMethod.js";
-export { ROUTES, RouterModule, type Routes, type RouteTree } from "./nest/RouterModule.js";
-export {
-  CLASS_SERIALIZER_OPTIONS,
-  type ClassSerializerContextOptions,
-  SerializeOptions,
-} from "./nest/SerializeOptions.js";
-export { type MessageEvent, Sse } from "./nest/Sse.js";
-export {
-  CircularDependencyException,
-  InvalidClassScopeException,
-  RuntimeException,
-  UnknownDependenciesException,
-  UnknownExportException,
-} from "./nest/StartupExceptions.js";
 export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
 export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
 export {
@@ -313,6 +286,11 @@ export {
 } from "./openapi/MappedTypes.js";
 export type { OpenApiOptions } from "./openapi/OpenApiOptions.js";
 export type { CanActivate, GuardLike } from "./pipeline/CanActivate.js";
+export {
+  CLASS_SERIALIZER_DEFAULTS,
+  ClassSerializerInterceptor,
+  type ClassSerializerInterceptorOptions,
+} from "./pipeline/ClassSerializerInterceptor.js";
 export type {
   ClassTransformOptions,
   ClassValidatorOptions,
@@ -325,17 +303,32 @@ export type {
   HttpArgumentsHost,
 } from "./pipeline/ExecutionContext.js";
 export {
+  AnyFilesInterceptor,
+  FileFieldsInterceptor,
+  FileInterceptor,
+  FilesInterceptor,
+  type MulterField,
+  type MulterOptions,
+  NoFilesInterceptor,
+} from "./pipeline/FileInterceptor.js";
+export {
   type CallHandler,
   Interceptor,
   type InterceptorLike,
   type RxObservable,
 } from "./pipeline/Interceptor.js";
+export type { NestInterceptor } from "./pipeline/NestInterceptor.js";
 export {
   type ArgumentMetadata,
   type PipeContext,
   type PipeLike,
   PipeTransform,
 } from "./pipeline/PipeTransform.js";
+export {
+  CLASS_SERIALIZER_OPTIONS,
+  type ClassSerializerContextOptions,
+  SerializeOptions,
+} from "./pipeline/SerializeOptions.js";
 export type { Upload, UploadLimits } from "./pipeline/Uploads.js";
 export {
   VERSION_NEUTRAL,
@@ -345,15 +338,22 @@ export {
   type VersionValue,
 } from "./pipeline/Versioning.js";
 export { DefaultValuePipe } from "./pipes/DefaultValuePipe.js";
+export { FileTypeValidator, type FileTypeValidatorOptions } from "./pipes/FileTypeValidator.js";
+export { FileValidator, type FileValidatorContext } from "./pipes/FileValidator.js";
+export {
+  MaxFileSizeValidator,
+  type MaxFileSizeValidatorOptions,
+} from "./pipes/MaxFileSizeValidator.js";
 export { type ParseArrayOptions, ParseArrayPipe } from "./pipes/ParseArrayPipe.js";
 export { ParseBoolPipe } from "./pipes/ParseBoolPipe.js";
 export { ParseEnumPipe } from "./pipes/ParseEnumPipe.js";
+export { type ParseFileOptions, ParseFilePipe } from "./pipes/ParseFilePipe.js";
+export { ParseFilePipeBuilder } from "./pipes/ParseFilePipeBuilder.js";
 export { ParseFloatPipe } from "./pipes/ParseFloatPipe.js";
 export { ParseIntPipe } from "./pipes/ParseIntPipe.js";
 export type { ParsePipeOptions } from "./pipes/ParsePipeOptions.js";
 export { ParseUUIDPipe, type ParseUUIDPipeOptions } from "./pipes/ParseUUIDPipe.js";
 export { ValidationPipe, type ValidationPipeOptions } from "./pipes/ValidationPipe.js";
-export type { PipelineOptions, RouteInfo } from "./routes/AppRoutes.js";
 export { escapeHtml } from "./sanitize/escapeHtml.js";
 export { sanitizeEmail } from "./sanitize/sanitizeEmail.js";
 export { sanitizeHtml } from "./sanitize/sanitizeHtml.js";

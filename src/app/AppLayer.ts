@@ -6,11 +6,12 @@ import * as HashSet from "effect/HashSet";
 import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import type * as Scope from "effect/Scope";
+import { appRoutes, type CompiledRoute } from "../compiler/AppRoutes.js";
 import { Injector, makeInjector } from "../di/Injector.js";
 import { compileModuleGraph, type ModuleGraph } from "../di/ModuleGraph.js";
+import { inMiddlewareOrder, moduleInstances } from "../di/ModuleInstances.js";
 import { providerToken } from "../di/Provider.js";
 import { StartupError } from "../di/StartupError.js";
-import { isFastRouter } from "../fastpath/FastPath.js";
 import { causeToResponse } from "../http/ErrorResponse.js";
 import {
   applicationHookTargets,
@@ -22,22 +23,21 @@ import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
-import {
-  configureModules,
-  MiddlewareRoutePrefix,
-  MiddlewareServedRoutes,
-  MiddlewareVersioning,
-} from "../nest/MiddlewareConsumer.js";
-import { inMiddlewareOrder, moduleInstances } from "../nest/ModuleInstances.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
-import { appRoutes, type CompiledRoute } from "../routes/AppRoutes.js";
 import { AppServing, type AppServingOptions, around } from "../server/AppServing.js";
+import { isFastRouter } from "../server/internal/FastPath.js";
 import {
   type GlobalPrefixOptions,
   globalPrefixExclusion,
   pathUnderGlobalPrefix,
   withGlobalPrefix,
 } from "./GlobalPrefix.js";
+import {
+  configureModules,
+  MiddlewareRoutePrefix,
+  MiddlewareServedRoutes,
+  MiddlewareVersioning,
+} from "./MiddlewareConsumer.js";
 import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
 // Routes contributed by modules ------------------------------------------------------------
@@ -50,7 +50,7 @@ import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
  * @since 0.1.0
  * @category app
  */
-export const ROUTE_CONTRIBUTOR: unique symbol = Symbol.for("strata/RouteContributor");
+export const ROUTE_CONTRIBUTOR: unique symbol = Symbol.for("effect-strata/RouteContributor");
 
 /**
  * Adds routes to an app, once, at startup, with the app's built {@link Injector} (so it can

@@ -1,7 +1,7 @@
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
-import { methodName, type RequestMethod } from "../nest/RequestMethod.js";
+import type { CompiledRoute } from "../compiler/AppRoutes.js";
+import { methodName, type RequestMethod } from "../http/RequestMethod.js";
 import { type VersioningOptions, VersioningType } from "../pipeline/Versioning.js";
-import type { CompiledRoute } from "../routes/AppRoutes.js";
 
 /**
  * NestJS's `app.setGlobalPrefix(prefix, { exclude })`: a path prefix for every controller route,

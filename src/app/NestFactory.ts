@@ -4,7 +4,7 @@ import {
   type CorsOptionsDelegate,
   checkOptions,
 } from "../middleware/Cors.js";
-import { ExpressAdapter } from "../nest/ExpressAdapter.js";
+import { ExpressAdapter } from "./ExpressAdapter.js";
 import { type RootModule, StrataApp, type StrataAppOptions } from "./StrataApp.js";
 
 /**

@@ -8,11 +8,11 @@ import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as Scope from "effect/Scope";
+import type { PipelineOptions, RouteInfo } from "../compiler/AppRoutes.js";
 import type { Injector } from "../di/Injector.js";
 import type { ContextId, ModuleRef, ModuleRefOptions } from "../di/ModuleRef.js";
 import type { StartupError } from "../di/StartupError.js";
 import type { InjectionToken } from "../di/Token.js";
-import { NodeServer } from "../fastpath/FastPath.js";
 import { type BodyType, DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
@@ -27,15 +27,13 @@ import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
-import { type HttpAdapterView, httpAdapterView } from "../nest/ExpressAdapter.js";
-import { httpServerFront } from "../nest/HttpServerFront.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { InterceptorLike } from "../pipeline/Interceptor.js";
 import type { PipeLike } from "../pipeline/PipeTransform.js";
 import type { VersioningOptions } from "../pipeline/Versioning.js";
-import type { PipelineOptions, RouteInfo } from "../routes/AppRoutes.js";
 import type { AppServing } from "../server/AppServing.js";
+import { NodeServer } from "../server/internal/FastPath.js";
 import { serveApp } from "../server/ServeApp.js";
 import {
   type AppParts,
@@ -47,7 +45,9 @@ import {
   prepareRoutes,
 } from "./AppLayer.js";
 import { type BodyParserOptions, bodyParserLimit } from "./BodyParserOptions.js";
+import { type HttpAdapterView, httpAdapterView } from "./ExpressAdapter.js";
 import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
+import { httpServerFront } from "./HttpServerFront.js";
 import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
 export { ROUTE_CONTRIBUTOR, type RouteContributor } from "./AppLayer.js";

@@ -4,15 +4,15 @@
  * @since 0.1.0
  */
 import type * as Logger from "effect/Logger";
+import type { PipelineOptions } from "../compiler/AppRoutes.js";
 import type { DynamicModule, ModuleImport } from "../di/Module.js";
 import type { Provider } from "../di/Provider.js";
 import type { InjectionToken, Type } from "../di/Token.js";
-import type { ServeOptions } from "../fastpath/FastPath.js";
 import type { BodyType } from "../http/RequestBody.js";
 import type * as Health from "../lifecycle/Health.js";
 import type { MiddlewareLike } from "../middleware/GlobalMiddlewareManager.js";
 import type { OpenApiOptions } from "../openapi/OpenApiOptions.js";
-import type { PipelineOptions } from "../routes/AppRoutes.js";
+import type { ServeOptions } from "../server/internal/FastPath.js";
 import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
 
 /**

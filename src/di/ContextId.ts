@@ -65,7 +65,9 @@ export interface HostComponentInfo {
  * @category dependency injection
  */
 export interface ContextIdResolver {
+  /** The context a durable provider of this request is built in. */
   readonly resolve: (info: HostComponentInfo) => ContextId;
+  /** What `REQUEST` injects into the providers built in a shared context. */
   readonly payload?: unknown;
 }
 
@@ -79,6 +81,7 @@ export interface ContextIdResolver {
  * @category dependency injection
  */
 export interface ContextIdStrategy<TRequest = unknown> {
+  /** Maps a request (its own context and the request) to the context its durable providers use. */
   attach(
     contextId: ContextId,
     request: TRequest,

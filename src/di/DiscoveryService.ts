@@ -23,7 +23,9 @@ export interface DiscoveredProvider {
 
 /** What {@link DiscoveryService} reads of the app (given by the injector). */
 export interface DiscoverySource {
+  /** The app's providers, every module's. */
   readonly providers: () => ReadonlyArray<DiscoveredProvider>;
+  /** The app's controllers, every module's. */
   readonly controllers: () => ReadonlyArray<DiscoveredProvider>;
 }
 

@@ -83,7 +83,7 @@ const lifecycle = (
 };
 
 /** Returned by a binding's `now` when the instance needs the Effect path (nothing was built). */
-const NOT_NOW: unique symbol = Symbol("strata/di/NotNow");
+const NOT_NOW: unique symbol = Symbol("effect-strata/di/NotNow");
 
 /** Runs the lifecycle hooks of instances a synchronous build created. */
 const runDue = (store: RequestStore): Effect.Effect<void, unknown> =>
@@ -116,7 +116,7 @@ export interface Injector {
 }
 
 /** The resolved providers of a compiled app. @since 0.1.0 @category dependency injection */
-export const Injector = Context.GenericTag<Injector>("strata/di/Injector");
+export const Injector = Context.GenericTag<Injector>("effect-strata/di/Injector");
 
 const instanceFrom =
   (bindings: ReadonlyMap<ProviderNode, Binding>) =>

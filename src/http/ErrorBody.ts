@@ -23,7 +23,7 @@ export interface ErrorBody {
  *
  * @internal
  */
-export const NestResponse: unique symbol = Symbol.for("strata/ErrorBody/NestResponse");
+export const NestResponse: unique symbol = Symbol.for("effect-strata/ErrorBody/NestResponse");
 
 /** An error that may carry a NestJS response. */
 type WithResponse = ErrorBody & { readonly [NestResponse]?: string | object };

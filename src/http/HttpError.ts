@@ -7,7 +7,7 @@ import * as Schema from "effect/Schema";
 import { direct, directIsExact } from "./DirectConstruction.js";
 import { errorResponse, responseOf } from "./ErrorBody.js";
 
-const TypeId: unique symbol = Symbol.for("strata/HttpError");
+const TypeId: unique symbol = Symbol.for("effect-strata/HttpError");
 
 /** The optional detail lines of every HTTP error: one Schema for all ~20 classes built at import. */
 const errorsField = Schema.optional(Schema.Array(Schema.String));

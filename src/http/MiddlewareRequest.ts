@@ -6,7 +6,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
  * and the handler's `@Req()` sees what they added. A request no NestJS middleware ran for has
  * none, and the route only pays one missed property read.
  */
-const Key: unique symbol = Symbol.for("strata/MiddlewareRequest");
+const Key: unique symbol = Symbol.for("effect-strata/MiddlewareRequest");
 
 type Holder = { [Key]?: object };
 

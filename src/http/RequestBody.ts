@@ -20,7 +20,7 @@ export type BodyType = "json" | "urlencoded" | "text" | "raw";
 
 /**
  * The size limit of a request body: one for every body, or one by the request's `Content-Type`
- * (see {@link bodyLimitByType}).
+ * (`useBodyParser(type, { limit })`, or the app's `bodyLimits` option).
  *
  * @since 0.1.0
  * @category body

@@ -9,6 +9,9 @@ import * as Context from "effect/Context";
  * @since 0.1.0
  * @category lifecycle
  */
-export class HealthPaths extends Context.Reference<HealthPaths>()("strata/lifecycle/HealthPaths", {
-  defaultValue: (): ReadonlyArray<string> => ["/health", "/ready"],
-}) {}
+export class HealthPaths extends Context.Reference<HealthPaths>()(
+  "effect-strata/lifecycle/HealthPaths",
+  {
+    defaultValue: (): ReadonlyArray<string> => ["/health", "/ready"],
+  },
+) {}

@@ -1,5 +1,5 @@
 /** Marks the signal listeners of Strata apps, so the last one to finish closing exits. */
-const StrataListener: unique symbol = Symbol.for("strata/lifecycle/ShutdownSignals");
+const StrataListener: unique symbol = Symbol.for("effect-strata/lifecycle/ShutdownSignals");
 
 type Listener = ((signal: NodeJS.Signals) => void) & { readonly [StrataListener]?: true };
 

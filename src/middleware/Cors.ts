@@ -3,7 +3,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
 import { StartupError } from "../di/StartupError.js";
-import { setResponseHeaders } from "../fastpath/FastPath.js";
+import { setResponseHeaders } from "../server/internal/FastPath.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 

@@ -6,14 +6,14 @@ import * as Cause from "effect/Cause";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
+import { causeToResponse, withErrorResponses } from "../http/ErrorResponse.js";
 import {
   appliedLogged,
   type Change,
   type Finish,
   finishers,
   outermostForms,
-} from "../fastpath/FastPath.js";
-import { causeToResponse, withErrorResponses } from "../http/ErrorResponse.js";
+} from "../server/internal/FastPath.js";
 import { prefixMatcher, requestPath } from "./RequestInfo.js";
 
 /**

@@ -71,7 +71,7 @@ export interface BucketTake {
  * @since 0.1.0
  * @category middleware
  */
-export class RateLimitStore extends Context.Tag("strata/middleware/RateLimitStore")<
+export class RateLimitStore extends Context.Tag("effect-strata/middleware/RateLimitStore")<
   RateLimitStore,
   {
     /**

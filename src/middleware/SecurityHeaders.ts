@@ -3,7 +3,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
 import { StartupError } from "../di/StartupError.js";
-import { addDefaultHeaders } from "../fastpath/FastPath.js";
+import { addDefaultHeaders } from "../server/internal/FastPath.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 import { isHttps, type TrustProxy } from "./RequestInfo.js";

@@ -6,8 +6,8 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
-import { childRuntime } from "../fastpath/FastPath.js";
 import { fromUserCode } from "../http/UserCode.js";
+import { childRuntime } from "../server/internal/FastPath.js";
 import * as Middleware from "./Middleware.js";
 import { requestPath } from "./RequestInfo.js";
 

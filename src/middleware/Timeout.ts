@@ -5,15 +5,15 @@ import * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
 import type * as Scope from "effect/Scope";
 import { StartupError } from "../di/StartupError.js";
+import { errorResponse } from "../http/ErrorResponse.js";
+import { RequestTimeoutError } from "../http/HttpError.js";
 import {
   applied,
   appliedLogged,
   childRuntime,
   finishers,
   RequestDeadline,
-} from "../fastpath/FastPath.js";
-import { errorResponse } from "../http/ErrorResponse.js";
-import { RequestTimeoutError } from "../http/HttpError.js";
+} from "../server/internal/FastPath.js";
 import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect";
+import type { CompiledRoute, PipelineOptions } from "../compiler/AppRoutes.js";
 import type { StartupError } from "../di/StartupError.js";
-import type { CompiledRoute, PipelineOptions } from "../routes/AppRoutes.js";
 import { buildDocument } from "./BuildDocument.js";
 import type { ServedRoute } from "./ClassicOperations.js";
 import { docsRoutes } from "./DocsRoutes.js";

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect";
+import type { CompiledRoute, PipelineOptions } from "../compiler/AppRoutes.js";
 import type { StartupError } from "../di/StartupError.js";
-import type { CompiledRoute, PipelineOptions } from "../routes/AppRoutes.js";
 import type { OpenApiOptions } from "./OpenApiOptions.js";
 
 /**

@@ -1,8 +1,8 @@
+import { type ControllerScan, type RouteScan, scanController } from "../compiler/ControllerScan.js";
 import type { SecurityMetadata } from "../decorators/OpenApiMetadata.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { PipeLike } from "../pipeline/PipeTransform.js";
 import { VERSION_NEUTRAL, type VersionId, type VersioningOptions } from "../pipeline/Versioning.js";
-import { type ControllerScan, type RouteScan, scanController } from "../routes/ControllerScan.js";
 import { classDtoSchemas } from "./ClassSchema.js";
 import type { DescribedRoute } from "./DescribedRoute.js";
 import type { JsonSchema, MethodName, Operation, SecurityScheme } from "./OpenApiDocument.js";

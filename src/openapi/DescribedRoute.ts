@@ -1,4 +1,4 @@
-import type { RouteScan } from "../routes/ControllerScan.js";
+import type { RouteScan } from "../compiler/ControllerScan.js";
 import type { JsonSchema } from "./OpenApiDocument.js";
 import type { SchemaRegistry } from "./SchemaJson.js";
 

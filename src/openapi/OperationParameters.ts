@@ -1,7 +1,7 @@
 import * as Schema from "effect/Schema";
+import type { ParamScan } from "../compiler/ControllerScan.js";
 import { StartupError } from "../di/StartupError.js";
 import type { PipeLike } from "../pipeline/PipeTransform.js";
-import type { ParamScan } from "../routes/ControllerScan.js";
 import type { DescribedRoute } from "./DescribedRoute.js";
 import type { JsonSchema, Parameter } from "./OpenApiDocument.js";
 import { pathParameterNames } from "./OpenApiPath.js";

@@ -1,5 +1,5 @@
+import type { ParamScan } from "../compiler/ControllerScan.js";
 import type { PipeLike } from "../pipeline/PipeTransform.js";
-import type { ParamScan } from "../routes/ControllerScan.js";
 import type { DescribedRoute } from "./DescribedRoute.js";
 import type { JsonSchema, Operation } from "./OpenApiDocument.js";
 import {

@@ -1,7 +1,7 @@
 import * as Schema from "effect/Schema";
+import type { ControllerScan } from "../compiler/ControllerScan.js";
 import type { ResponseMetadata } from "../decorators/OpenApiMetadata.js";
 import { StartupError } from "../di/StartupError.js";
-import type { ControllerScan } from "../routes/ControllerScan.js";
 import type { DescribedRoute } from "./DescribedRoute.js";
 import { ErrorBodySchema, ValidationErrorBodySchema } from "./ErrorBodies.js";
 import type { JsonSchema, MediaType, Response } from "./OpenApiDocument.js";

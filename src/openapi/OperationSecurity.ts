@@ -1,7 +1,7 @@
+import type { ControllerScan, RouteScan } from "../compiler/ControllerScan.js";
 import { type SecurityMetadata, securityOf } from "../decorators/OpenApiMetadata.js";
 import { StartupError } from "../di/StartupError.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
-import type { ControllerScan, RouteScan } from "../routes/ControllerScan.js";
 import type { SecurityScheme } from "./OpenApiDocument.js";
 
 const classOf = (item: unknown): Function =>

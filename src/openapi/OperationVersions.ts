@@ -1,3 +1,4 @@
+import type { RouteScan } from "../compiler/ControllerScan.js";
 import {
   answeredVersions,
   VERSION_NEUTRAL,
@@ -7,7 +8,6 @@ import {
   versionedPath,
   versionList,
 } from "../pipeline/Versioning.js";
-import type { RouteScan } from "../routes/ControllerScan.js";
 import type { JsonSchema, MethodName, Operation, Parameter, Response } from "./OpenApiDocument.js";
 
 /** One described operation, at its OpenAPI path. */

@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema";
+import type { ParamScan } from "../compiler/ControllerScan.js";
 import type { PipeLike } from "../pipeline/PipeTransform.js";
 import { DefaultValuePipe } from "../pipes/DefaultValuePipe.js";
 import { ParseBoolPipe } from "../pipes/ParseBoolPipe.js";
@@ -6,7 +7,6 @@ import { ParseFloatPipe } from "../pipes/ParseFloatPipe.js";
 import { ParseIntPipe } from "../pipes/ParseIntPipe.js";
 import { ParseUUIDPipe } from "../pipes/ParseUUIDPipe.js";
 import { ValidationPipe } from "../pipes/ValidationPipe.js";
-import type { ParamScan } from "../routes/ControllerScan.js";
 import { isClassDto } from "./ClassSchema.js";
 import type { JsonSchema } from "./OpenApiDocument.js";
 

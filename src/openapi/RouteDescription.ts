@@ -1,7 +1,7 @@
 import type * as HttpApi from "@effect/platform/HttpApi";
 import type * as Effect from "effect/Effect";
 
-const DescriptionId: unique symbol = Symbol.for("strata/openapi/RouteDescription");
+const DescriptionId: unique symbol = Symbol.for("effect-strata/openapi/RouteDescription");
 
 /**
  * How a route that is not a controller's (a module's built-in routes, say) is described: the

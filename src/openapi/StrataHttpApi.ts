@@ -34,8 +34,8 @@ import * as Layer from "effect/Layer";
 import * as ParseResult from "effect/ParseResult";
 import { pipeArguments } from "effect/Pipeable";
 import * as Schema from "effect/Schema";
-import { recordRouteServices } from "../fastpath/FastPath.js";
 import { stringResponse } from "../http/TextResponse.js";
+import { recordRouteServices } from "../server/internal/FastPath.js";
 import { normalizeUrlParams } from "./NormalizeUrlParams.js";
 
 type AnyEffect = Effect.Effect<unknown, unknown, unknown>;

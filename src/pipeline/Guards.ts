@@ -16,7 +16,7 @@ import type { RequestUser } from "../http/RequestContext.js";
  * @since 0.1.0
  * @category guards
  */
-export class CurrentUser extends Context.Tag("strata/pipeline/CurrentUser")<
+export class CurrentUser extends Context.Tag("effect-strata/pipeline/CurrentUser")<
   CurrentUser,
   RequestUser
 >() {}

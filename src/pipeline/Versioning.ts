@@ -50,7 +50,7 @@ export interface VersionRequest {
  * @since 0.1.0
  * @category versioning
  */
-export const VERSION_NEUTRAL: unique symbol = Symbol.for("strata/VERSION_NEUTRAL");
+export const VERSION_NEUTRAL: unique symbol = Symbol.for("effect-strata/VERSION_NEUTRAL");
 
 /** One version: a string such as `"1"`, or {@link VERSION_NEUTRAL}. @since 0.1.0 @category versioning */
 export type VersionId = string | typeof VERSION_NEUTRAL;

@@ -2,8 +2,8 @@ import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import { StartupError } from "../di/StartupError.js";
-import type { ServeOptions } from "../fastpath/FastPath.js";
 import * as Middleware from "../middleware/Middleware.js";
+import type { ServeOptions } from "./internal/FastPath.js";
 
 /**
  * What an app Layer asks of the server that serves it: its app-wide middleware (built), tracing
@@ -30,7 +30,7 @@ export interface AppServingOptions extends ServeOptions {
  * @since 0.1.0
  * @category server
  */
-export class AppServing extends Context.Reference<AppServing>()("strata/core/AppServing", {
+export class AppServing extends Context.Reference<AppServing>()("effect-strata/server/AppServing", {
   defaultValue: (): AppServingOptions => ({}),
 }) {}
 

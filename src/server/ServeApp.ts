@@ -4,8 +4,8 @@ import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
 import type { StartupError } from "../di/StartupError.js";
-import { makeRouter, type ServeOptions, serveRouter } from "../fastpath/FastPath.js";
 import { AppServing, servingOptions } from "./AppServing.js";
+import { makeRouter, type ServeOptions, serveRouter } from "./internal/FastPath.js";
 
 /**
  * What `StrataServer.serve` does, as an Effect: makes the router, builds the app on it (`build`

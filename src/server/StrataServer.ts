@@ -4,8 +4,8 @@ import * as HttpServer from "@effect/platform/HttpServer";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import type { StartupError } from "../di/StartupError.js";
-import { NodeServer, type ServeOptions } from "../fastpath/FastPath.js";
 import type { ShutdownManager } from "../lifecycle/ShutdownManager.js";
+import { NodeServer, type ServeOptions } from "./internal/FastPath.js";
 import { serveApp } from "./ServeApp.js";
 
 export type { ServeOptions };

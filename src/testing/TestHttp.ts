@@ -8,7 +8,7 @@ import * as Option from "effect/Option";
 import * as ParseResult from "effect/ParseResult";
 import * as Schema from "effect/Schema";
 import type { StrataApp } from "../app/StrataApp.js";
-import { NodeServer } from "../fastpath/FastPath.js";
+import { NodeServer } from "../server/internal/FastPath.js";
 import { type ServeOptions, serve } from "../server/StrataServer.js";
 
 /** Options of {@link serveTest}: the server's, and how the test client treats redirects. @since 0.1.0 @category testing */

@@ -1,10 +1,10 @@
+import type { ExpressAdapter } from "../app/ExpressAdapter.js";
 import { appOptions, type NestApplicationOptions } from "../app/NestFactory.js";
 import { StrataApp, type StrataAppOptions } from "../app/StrataApp.js";
 import type { ModuleImport, ModuleOptions } from "../di/Module.js";
 import type { ContextId, ModuleRefOptions } from "../di/ModuleRef.js";
 import type { Provider } from "../di/Provider.js";
 import type { InjectionToken, Type } from "../di/Token.js";
-import type { ExpressAdapter } from "../nest/ExpressAdapter.js";
 
 class TestRootModule {}
 

@@ -9,7 +9,6 @@ import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
 import { describe, expect, it, vi } from "vitest";
 import { Middleware, Timeout } from "../../src/effect/index.js";
-import { outermostForms } from "../../src/fastpath/DecoratedRun.js";
 import {
   Controller,
   CorsMiddleware,
@@ -25,6 +24,7 @@ import {
 } from "../../src/index.js";
 import { RateLimitStore } from "../../src/middleware/RateLimitStore.js";
 import { DEFAULT_TIMEOUT } from "../../src/middleware/Timeout.js";
+import { outermostForms } from "../../src/server/internal/DecoratedRun.js";
 import { request, serveTest } from "../../src/testing/index.js";
 import { capturingLogger, startedApps } from "../support/started.js";
 

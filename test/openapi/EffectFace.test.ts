@@ -17,11 +17,11 @@ import {
   BooksApi,
 } from "../../examples/effect-httpapi/app.js";
 import { OpenApiDocs } from "../../src/effect/index.js";
-import * as FastRouter from "../../src/fastpath/FastRouter.js";
-import { makeRouter } from "../../src/fastpath/ServeRouter.js";
 import { Controller, Get, Module, StrataApp } from "../../src/index.js";
 import { OAuthRoutes } from "../../src/oauth/index.js";
 import type { OpenApiDocument } from "../../src/openapi/OpenApiDocument.js";
+import * as FastRouter from "../../src/server/internal/FastRouter.js";
+import { makeRouter } from "../../src/server/internal/ServeRouter.js";
 import { MockProvider, serveTest } from "../../src/testing/index.js";
 import { expectValidOpenApi } from "./support.js";
 

@@ -1,4 +1,4 @@
-// The services of a StrataHttpApi route on Strata's fast path (src/fastpath/RouteServices.ts):
+// The services of a StrataHttpApi route on Strata's fast path (src/server/internal/RouteServices.ts):
 // the server puts the group's and the API's services into the request's context itself, where
 // any other server runs a handler that adds them. One HttpApi served both ways over real HTTP:
 // a service of the group's Layer and one of the API's reach the handler; a Tag given to both is

@@ -8,6 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as Schema from "effect/Schema";
 import { describe, expect, it } from "vitest";
+import type { RouteInfo } from "../../src/compiler/AppRoutes.js";
+import { scanController } from "../../src/compiler/ControllerScan.js";
 import {
   ApiExcludeEndpoint,
   ApiOperation,
@@ -38,8 +40,6 @@ import type {
   Operation,
   Parameter,
 } from "../../src/openapi/OpenApiDocument.js";
-import type { RouteInfo } from "../../src/routes/AppRoutes.js";
-import { scanController } from "../../src/routes/ControllerScan.js";
 import { appsClosedAfterEach, expectValidOpenApi, fetchDocument } from "./support.js";
 
 class Note extends Schema.Class<Note>("Note")({ text: Schema.String, stars: Schema.Int }) {}

@@ -100,16 +100,16 @@ describe("scripts/check-layers.mjs", () => {
   it("fails on a fast path file imported other than through its entry", () => {
     const run = check({
       ...base,
-      "fastpath/RequestFibers.ts": "export const childRuntime = 1;\n",
-      "fastpath/FastPath.ts": 'export { childRuntime } from "./RequestFibers.js";\n',
+      "server/internal/RequestFibers.ts": "export const childRuntime = 1;\n",
+      "server/internal/FastPath.ts": 'export { childRuntime } from "./RequestFibers.js";\n',
       "middleware/Ok.ts":
-        'import { childRuntime } from "../fastpath/FastPath.js";\nexport const ok = childRuntime;\n',
+        'import { childRuntime } from "../server/internal/FastPath.js";\nexport const ok = childRuntime;\n',
       "middleware/Timeout.ts":
-        'import { childRuntime } from "../fastpath/RequestFibers.js";\nexport const t = childRuntime;\n',
+        'import { childRuntime } from "../server/internal/RequestFibers.js";\nexport const t = childRuntime;\n',
     });
     expect(run.status).toBe(1);
     expect(run.output).toContain(
-      "sealed folder: middleware/Timeout.ts -> fastpath/RequestFibers.ts",
+      "sealed folder: middleware/Timeout.ts -> server/internal/RequestFibers.ts",
     );
     expect(run.output).not.toContain("middleware/Ok.ts");
   });
@@ -117,7 +117,7 @@ describe("scripts/check-layers.mjs", () => {
   it("fails on Effect internals imported outside the fast path", () => {
     const run = check({
       ...base,
-      "fastpath/Probe.ts":
+      "server/internal/Probe.ts":
         'import * as internal from "effect/internal/fiberRuntime";\nexport const p = internal;\n',
       "pipeline/Guards.ts":
         'import * as internal from "effect/internal/fiberRuntime";\nexport const g = internal;\n',
@@ -126,7 +126,7 @@ describe("scripts/check-layers.mjs", () => {
     expect(run.output).toContain(
       "private import: pipeline/Guards.ts -> effect/internal/fiberRuntime",
     );
-    expect(run.output).not.toContain("fastpath/Probe.ts");
+    expect(run.output).not.toContain("server/internal/Probe.ts");
   });
 
   it("fails on a folder that is in no layer", () => {

@@ -8,9 +8,9 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as ManagedRuntime from "effect/ManagedRuntime";
-import { NodeServer } from "../../src/fastpath/FastPath.js";
 import { buildDocument } from "../../src/openapi/BuildDocument.js";
 import type { OpenApiOptions } from "../../src/openapi/OpenApiOptions.js";
+import { NodeServer } from "../../src/server/internal/FastPath.js";
 import * as StrataServer from "../../src/server/StrataServer.js";
 
 export { normalizeUrlParams } from "../../src/openapi/NormalizeUrlParams.js";

@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
-import { childRuntime } from "../../fastpath/FastPath.js";
+import { childRuntime } from "../../server/internal/FastPath.js";
 
 /** The fiber whose run loop is calling, if any. */
 const callerFiber = (): Fiber.RuntimeFiber<unknown, unknown> | undefined => {

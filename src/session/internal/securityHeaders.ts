@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
-import { setResponseHeaders } from "../../fastpath/FastPath.js";
+import { setResponseHeaders } from "../../server/internal/FastPath.js";
 
 /** `Cache-Control: no-store` and `Referrer-Policy: no-referrer`. */
 export const securityHeaders = {
