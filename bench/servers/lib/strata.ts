@@ -50,7 +50,7 @@ export const loadStrata = async (...specifiers: ReadonlyArray<string>): Promise<
   }
   // `effect-strata/oauth` is `oauth/index.js` beside the core entry, in either build.
   const entryPath = (specifier: string) =>
-    join(dirname(strataPath), specifier.slice("strata/".length), "index.js");
+    join(dirname(strataPath), specifier.slice("effect-strata/".length), "index.js");
   if (format === "cjs") {
     const require = createRequire(strataPath);
     return [strataPath, ...specifiers].map((specifier) =>
