@@ -791,6 +791,9 @@ function versions() {
   return [
     ["node", process.version],
     ["fastify", bench("fastify")],
+    ...["@fastify/cors", "@fastify/helmet", "@fastify/rate-limit", "@fastify/secure-session"].map(
+      (name) => [name, bench(name)],
+    ),
     ["express", bench("express")],
     ["@nestjs/core", bench("@nestjs/core")],
     ["@nestjs/common", bench("@nestjs/common")],
