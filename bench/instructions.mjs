@@ -19,6 +19,14 @@
 // right after the current one, with the ratio current ÷ baseline. `--profile <n>` prints, per
 // server and path, the <n> functions with the most instructions of their own in the last window
 // (JavaScript functions named through node's `--perf-basic-prof` map).
+//
+// The stack rows (fastify-stack, strata-classic-stack: CORS, security headers, rate limit,
+// timeout, session guard; README "The full stack") are sent `Origin: <the allowed origin>` with
+// every request, sign in first (`GET /login`) and send its session cookie with the guarded
+// `/session-users/42`; their answers must carry the stack's headers. Measure them with
+// `--only fastify-stack,strata-classic-stack --paths /hello,/session-users/42`; the other rows
+// have no `/session-users/42` (–). The report ends with Strata ÷ fastify per path for each pair
+// of rows in the run.
 
 import { execFile, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -42,13 +50,44 @@ const SERVERS = [
   { name: "strata-effect", file: "dist/strata-effect.js" },
   { name: "strata-classic-esm", file: "dist/strata-classic.js", env: { STRATA_FORMAT: "esm" } },
   { name: "strata-effect-esm", file: "dist/strata-effect.js", env: { STRATA_FORMAT: "esm" } },
+  // The full stack: fastify's plugins, and Strata's middleware and session guard.
+  { name: "fastify-stack", file: "servers/fastify-stack.mjs", stack: true },
+  {
+    name: "strata-classic-stack",
+    file: "dist/strata-session.js",
+    env: { STRATA_VARIANT: "middleware" },
+    stack: true,
+  },
 ];
 const DEFAULT_ONLY = ["node-http", "fastify", "strata-classic", "strata-effect"];
+const USER_42 = JSON.stringify({ id: 42, name: "user 42" });
 const EXPECT = {
   "/hello": { status: 200, body: JSON.stringify({ hello: "world" }) },
-  "/users/42": { status: 200, body: JSON.stringify({ id: 42, name: "user 42" }) },
+  "/users/42": { status: 200, body: USER_42 },
   "/users/abc": { status: 400 },
+  // The stack rows only: `/users/:id` behind the session guard, signed in.
+  "/session-users/42": { status: 200, body: USER_42, stackOnly: true },
 };
+// What the stack rows send and must answer (bench/servers/lib/middleware-stack.ts).
+const STACK = {
+  origin: "https://app.example.com",
+  login: "/login",
+  guarded: "/session-users/42",
+  headers: [
+    "access-control-allow-origin",
+    "vary",
+    "x-content-type-options",
+    "x-frame-options",
+    "referrer-policy",
+    "ratelimit-limit",
+    "ratelimit-remaining",
+  ],
+};
+// Strata ÷ fastify, per path, for each pair whose two rows ran.
+const PAIRS = [
+  ["strata-classic", "fastify"],
+  ["strata-classic-stack", "fastify-stack"],
+];
 
 const log = (msg) => process.stderr.write(`[instructions] ${msg}\n`);
 const die = (msg) => {
@@ -129,18 +168,21 @@ const control = (pid, ...args) =>
     ),
   );
 
-/** One keep-alive connection, requests one after the other. */
-const client = (port) => {
+/** One keep-alive connection, requests one after the other; `headersOf(path)`: what each sends. */
+const client = (port, headersOf = () => ({})) => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const get = (path) =>
     new Promise((resolve, reject) => {
       http
-        .get({ host: HOST, port, path, agent, timeout: 120_000 }, (res) => {
-          let body = "";
-          res.setEncoding("utf8");
-          res.on("data", (d) => (body += d));
-          res.on("end", () => resolve({ status: res.statusCode, body }));
-        })
+        .get(
+          { host: HOST, port, path, agent, headers: headersOf(path), timeout: 120_000 },
+          (res) => {
+            let body = "";
+            res.setEncoding("utf8");
+            res.on("data", (d) => (body += d));
+            res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body }));
+          },
+        )
         .on("timeout", function () {
           this.destroy(new Error("timeout"));
         })
@@ -265,7 +307,16 @@ async function measure(server, opts, outDir) {
     exited = true;
     children.delete(child);
   });
-  const { get, run, close } = client(port);
+  // Stack rows: the allowed `Origin` on every request, the session cookie on the guarded path.
+  let cookie;
+  const headersOf = server.stack
+    ? (path) =>
+        path === STACK.guarded && cookie
+          ? { origin: STACK.origin, cookie }
+          : { origin: STACK.origin }
+    : undefined;
+  const { get, run, close } = client(port, headersOf);
+  const paths = opts.paths.filter((p) => server.stack || !EXPECT[p].stackOnly);
   try {
     const deadline = Date.now() + 600_000; // a valgrind start is slow, more so on a busy machine
     for (;;) {
@@ -276,16 +327,27 @@ async function measure(server, opts, outDir) {
       } catch {}
       await sleep(500);
     }
+    if (server.stack) {
+      const r = await get(STACK.login);
+      cookie = (r.headers["set-cookie"] ?? [])[0]?.split(";")[0];
+      if (r.status !== 200 || cookie === undefined)
+        return { error: `GET ${STACK.login} -> ${r.status}, no session cookie` };
+    }
     for (const path of Object.keys(EXPECT)) {
-      const r = await get(path);
       const want = EXPECT[path];
+      if (want.stackOnly && !server.stack) continue;
+      const r = await get(path);
       if (r.status !== want.status || (want.body !== undefined && r.body !== want.body))
         return { error: `GET ${path} -> ${r.status} ${r.body.slice(0, 120)}` };
+      const missing = server.stack ? STACK.headers.filter((h) => r.headers[h] === undefined) : [];
+      if (missing.length) return { error: `GET ${path}: no ${missing.join(", ")}` };
+      if (server.stack && r.headers["access-control-allow-origin"] !== STACK.origin)
+        return { error: `GET ${path}: Access-Control-Allow-Origin is not ${STACK.origin}` };
     }
-    for (const path of opts.paths) await run(path, opts.warmup);
+    for (const path of paths) await run(path, opts.warmup);
     await control(child.pid, "-i", "on");
     const perPath = {};
-    for (const path of opts.paths) {
+    for (const path of paths) {
       const windows = [];
       let profile;
       for (let w = 0; w < opts.windows; w++) {
@@ -345,20 +407,41 @@ function render(results, opts, baselineOf) {
     }
     const cells = [name];
     for (const p of opts.paths) {
+      if (r.perPath[p] === undefined) {
+        cells.push("–", "–");
+        continue;
+      }
       const w = r.perPath[p].windows;
       cells.push(`${k(med(r, p))} (${k(Math.min(...w))}–${k(Math.max(...w))})`);
-      cells.push(base ? x(med(r, p) / median(base[p].windows)) : "–");
+      cells.push(base?.[p] ? x(med(r, p) / median(base[p].windows)) : "–");
     }
-    if (opts.paths.length === 2) cells.push(x(med(r, opts.paths[1]) / med(r, opts.paths[0])));
+    if (opts.paths.length === 2)
+      cells.push(
+        opts.paths.every((p) => r.perPath[p])
+          ? x(med(r, opts.paths[1]) / med(r, opts.paths[0]))
+          : "–",
+      );
     if (baselineOf.size) {
       const current = results.get(baselineOf.get(name));
       cells.push(
         current?.perPath
-          ? opts.paths.map((p) => `${p} ${x(med(current, p) / med(r, p))}`).join(" · ")
+          ? opts.paths
+              .filter((p) => r.perPath[p] && current.perPath[p])
+              .map((p) => `${p} ${x(med(current, p) / med(r, p))}`)
+              .join(" · ")
           : "",
       );
     }
     lines.push(`| ${cells.join(" | ")} |`);
+  }
+  for (const [strata, fastify] of PAIRS) {
+    const a = results.get(strata)?.perPath;
+    const b = results.get(fastify)?.perPath;
+    if (!a || !b) continue;
+    const ratios = opts.paths
+      .filter((p) => a[p] && b[p])
+      .map((p) => `${p} ${x(median(a[p].windows) / median(b[p].windows))}`);
+    lines.push("", `${strata} ÷ ${fastify}: ${ratios.join(" · ")}`);
   }
   return lines.join("\n");
 }

@@ -72,6 +72,23 @@ const AUTH = {
   expect: { status: 302 },
 };
 
+// The full stack (CORS allow-list, security headers, rate limit, timeout, session guard): every
+// request is sent the allowed `Origin`, and every answer must carry the stack's headers
+// (bench/servers/lib/middleware-stack.ts, servers/fastify-stack.mjs).
+const STACK = {
+  extraRoutes: [SESSION_USERS],
+  headers: { origin: "https://app.example.com" },
+  expectHeaders: [
+    "access-control-allow-origin",
+    "vary",
+    "x-content-type-options",
+    "x-frame-options",
+    "referrer-policy",
+    "ratelimit-limit",
+    "ratelimit-remaining",
+  ],
+};
+
 const SERVERS = [
   { name: "node-http", file: "servers/node-http.mjs" },
   { name: "fastify", file: "servers/fastify.mjs" },
@@ -113,6 +130,14 @@ const SERVERS = [
     env: { SESSION_STORE: "redis" },
     extraRoutes: [SESSION_USERS],
     redis: true,
+  },
+  // The full stack on fastify's plugins, and on Strata's middleware and SessionGuard.
+  { name: "fastify-stack", file: "servers/fastify-stack.mjs", ...STACK },
+  {
+    name: "strata-classic-stack",
+    file: "dist/strata-session.js",
+    env: { STRATA_VARIANT: "middleware" },
+    ...STACK,
   },
   { name: "strata-effect", file: "dist/strata-effect.js" },
   // The same app, also loaded on a route that reads its service per request.
@@ -482,18 +507,21 @@ async function startServer(server, opts) {
   return { error: `failed to start (${why})${r ? `: ${r}` : ""}`, output: tail(output) };
 }
 
-// The headers each route is requested with: the session cookie its `login` path sets, if any.
+// The headers each route is requested with: the server's own (`headers`: the stack rows'
+// `Origin`), and the session cookie its `login` path sets, if any.
 async function routeHeaders(port, server) {
+  const common = server.headers ?? {};
   const headers = {};
-  for (const route of server.extraRoutes ?? []) {
+  for (const route of [...ROUTES, ...(server.extraRoutes ?? [])]) {
+    headers[route.key] = common;
     if (route.login === undefined) continue;
-    const r = await get(port, route.login);
+    const r = await get(port, route.login, 2000, common);
     const cookie = (r.headers["set-cookie"] ?? [])[0]?.split(";")[0];
     if (r.status !== 200 || cookie === undefined)
       throw new Error(
         `GET ${route.login} -> ${r.status}, no session cookie: ${r.body.slice(0, 200)}`,
       );
-    headers[route.key] = { cookie };
+    headers[route.key] = { ...common, cookie };
   }
   return headers;
 }
@@ -507,6 +535,8 @@ async function checkServer(port, server, headersOf = {}) {
         problems.push(`GET ${path} -> ${r.status} (expected ${status}): ${r.body.slice(0, 200)}`);
         return;
       }
+      const missing = (server.expectHeaders ?? []).filter((h) => r.headers[h] === undefined);
+      if (missing.length) problems.push(`GET ${path} -> no ${missing.join(", ")}`);
       let parsed;
       try {
         parsed = JSON.parse(r.body);
@@ -523,9 +553,9 @@ async function checkServer(port, server, headersOf = {}) {
       problems.push(`GET ${path} -> ${e.message}`);
     }
   };
-  await expectJson("/hello", 200, { hello: "world" });
-  await expectJson("/users/42", 200, { id: 42, name: "user 42" });
-  await expectJson("/users/abc", 400);
+  await expectJson("/hello", 200, { hello: "world" }, headersOf.hello);
+  await expectJson("/users/42", 200, { id: 42, name: "user 42" }, headersOf.users);
+  await expectJson("/users/abc", 400, undefined, headersOf.users);
   for (const route of server.extraRoutes ?? []) {
     const headers = headersOf[route.key] ?? {};
     if (route.expect.json !== undefined) {
@@ -761,6 +791,9 @@ function versions() {
   return [
     ["node", process.version],
     ["fastify", bench("fastify")],
+    ...["@fastify/cors", "@fastify/helmet", "@fastify/rate-limit", "@fastify/secure-session"].map(
+      (name) => [name, bench(name)],
+    ),
     ["express", bench("express")],
     ["@nestjs/core", bench("@nestjs/core")],
     ["@nestjs/common", bench("@nestjs/common")],

@@ -1,4 +1,5 @@
 // Strata's classic (decorator) face. No `import "reflect-metadata"`: strata loads it itself.
+import { middlewareStack } from "./lib/middleware-stack.js";
 import { loadStrata, STRATA_OAUTH } from "./lib/strata.js";
 
 const variant = process.env.STRATA_VARIANT;
@@ -13,10 +14,6 @@ const {
   StrataApp,
   ParseIntPipe,
   Scope,
-  CorsMiddleware,
-  SecurityHeadersMiddleware,
-  RateLimitMiddleware,
-  TimeoutMiddleware,
   UseGuards,
   UseInterceptors,
 } = strata;
@@ -123,18 +120,8 @@ class HelloController {
 class AppModule {}
 
 // Third variant, `STRATA_VARIANT=middleware`: the same app behind the full default middleware
-// stack, outermost first: CORS (an allow-list), security headers, an in-memory rate limit
-// whose max is never reached, and the request timeout. No request logger (a log line per
-// request measures the log sink), no CSRF (irrelevant to GET).
-const middleware =
-  variant === "middleware"
-    ? [
-        new CorsMiddleware({ origin: ["https://app.example.com"] }),
-        new SecurityHeadersMiddleware(),
-        new RateLimitMiddleware({ windowMs: 60_000, max: Number.MAX_SAFE_INTEGER }),
-        new TimeoutMiddleware(),
-      ]
-    : [];
+// stack (lib/middleware-stack.ts).
+const middleware = variant === "middleware" ? middlewareStack(strata) : [];
 
 const app = new StrataApp(AppModule, { globalMiddleware: middleware });
 await app.listen(Number(process.env.PORT), "127.0.0.1");

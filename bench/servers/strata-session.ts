@@ -2,7 +2,10 @@
 // `SessionGuard`, so the two compare the guard's cost (one sealed-cookie unseal, or one Redis
 // GET, per request). `GET /login` signs in and sets the cookie the runner then sends.
 // `SESSION_STORE=redis` keeps sessions in the Redis at 127.0.0.1:`REDIS_PORT` (default 6379);
-// the default is the sealed-cookie store.
+// the default is the sealed-cookie store. `STRATA_VARIANT=middleware` puts the full middleware
+// stack (lib/middleware-stack.ts) in front of every route: the strata-classic-stack row,
+// compared with servers/fastify-stack.mjs.
+import { middlewareStack } from "./lib/middleware-stack.js";
 import { loadStrata, STRATA_SESSION } from "./lib/strata.js";
 
 const [strata, session, Schema] = await loadStrata(STRATA_SESSION, "effect/Schema");
@@ -84,5 +87,6 @@ const redis = process.env.SESSION_STORE === "redis";
 })
 class AppModule {}
 
-const app = new StrataApp(AppModule);
+const middleware = process.env.STRATA_VARIANT === "middleware" ? middlewareStack(strata) : [];
+const app = new StrataApp(AppModule, { globalMiddleware: middleware });
 await app.listen(Number(process.env.PORT), "127.0.0.1");
