@@ -8,7 +8,13 @@ const get = (baseUrl: string, path: string, host: string) =>
   new Promise<{ status: number; body: unknown }>((resolve, reject) => {
     const url = new URL(path, baseUrl);
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, headers: { host } },
+      // An IPv6 URL names its host in brackets (`[::1]`); node:http takes the bare address.
+      {
+        host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+        port: url.port,
+        path: url.pathname,
+        headers: { host },
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");

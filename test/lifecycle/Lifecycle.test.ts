@@ -135,6 +135,6 @@ describe("lifecycle hooks", () => {
       "destroy Database",
       "destroy Config",
     ]);
-    expect(() => current?.getUrl()).toThrow(/not listening/);
+    expect(() => current?.getUrl()).toThrow(/app.listen\(\) needs to be called before/);
   });
 });
