@@ -32,12 +32,12 @@ import {
   pathUnderGlobalPrefix,
   withGlobalPrefix,
 } from "./GlobalPrefix.js";
+import { configureModules } from "./MiddlewareConsumer.js";
 import {
-  configureModules,
   MiddlewareRoutePrefix,
   MiddlewareServedRoutes,
   MiddlewareVersioning,
-} from "./MiddlewareConsumer.js";
+} from "./MiddlewareRouteContext.js";
 import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
 // Routes contributed by modules ------------------------------------------------------------
