@@ -1,4 +1,3 @@
-import type { PipelineOptions } from "../compiler/AppRoutes.js";
 import type { BodyType } from "../http/RequestBody.js";
 import {
   CorsMiddleware,
@@ -32,26 +31,26 @@ export abstract class AppConfiguration {
 
   /** Adds app-wide guards, run before every route's own (call before `init`/`listen`). */
   useGlobalGuards(...guards: ReadonlyArray<GuardLike>): this {
-    const current = this.settings.current.globalGuards ?? [];
-    return this.configure({ globalGuards: [...current, ...guards] });
+    this.settings.addToPipeline("globalGuards", guards);
+    return this;
   }
 
   /** Adds app-wide pipes, run first on every pipeable argument (call before `init`/`listen`). */
   useGlobalPipes(...pipes: ReadonlyArray<PipeLike>): this {
-    const current = this.settings.current.globalPipes ?? [];
-    return this.configure({ globalPipes: [...current, ...pipes] });
+    this.settings.addToPipeline("globalPipes", pipes);
+    return this;
   }
 
   /** Adds app-wide interceptors, the outermost of every route (call before `init`/`listen`). */
   useGlobalInterceptors(...interceptors: ReadonlyArray<InterceptorLike>): this {
-    const current = this.settings.current.globalInterceptors ?? [];
-    return this.configure({ globalInterceptors: [...current, ...interceptors] });
+    this.settings.addToPipeline("globalInterceptors", interceptors);
+    return this;
   }
 
   /** Adds app-wide exception filters, consulted last (call before `init`/`listen`). */
   useGlobalFilters(...filters: ReadonlyArray<FilterLike>): this {
-    const current = this.settings.current.globalFilters ?? [];
-    return this.configure({ globalFilters: [...current, ...filters] });
+    this.settings.addToPipeline("globalFilters", filters);
+    return this;
   }
 
   /**
@@ -131,11 +130,7 @@ export abstract class AppConfiguration {
 
   /** Routes requests by API version (call before `init`/`listen`). */
   enableVersioning(versioning: VersioningOptions): this {
-    return this.configure({ versioning });
-  }
-
-  private configure(options: PipelineOptions): this {
-    this.settings.configurePipeline(options);
+    this.settings.configurePipeline({ versioning });
     return this;
   }
 }

@@ -6,15 +6,15 @@ import * as Scope from "effect/Scope";
 import type { Injector } from "../di/Injector.js";
 import type { ModuleRef } from "../di/ModuleRef.js";
 import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
+import { httpServerFront } from "./HttpServerFront.js";
+import { listenFailure, listenOnPort } from "./ListenOnPort.js";
 import {
   type AppParts,
   type AppProviders,
   type PreparedApp,
   prepareProviders,
   prepareRoutes,
-} from "./AppLayer.js";
-import { httpServerFront } from "./HttpServerFront.js";
-import { listenFailure, listenOnPort } from "./ListenOnPort.js";
+} from "./PrepareApp.js";
 import { rethrow, runWithLogger } from "./RunEffect.js";
 import { serverUrl, urlTarget } from "./ServerUrl.js";
 import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";

@@ -4,6 +4,9 @@ import { type BodyParserOptions, bodyParserLimit } from "./BodyParserOptions.js"
 import type { GlobalPrefixOptions } from "./GlobalPrefix.js";
 import type { StrataAppOptions } from "./StrataAppOptions.js";
 
+/** The app-wide enhancers `useGlobalGuards(...)` and the like add to. */
+type GlobalEnhancers = "globalGuards" | "globalPipes" | "globalInterceptors" | "globalFilters";
+
 /**
  * The options of a `StrataApp`: those it was made with, and what its configuration methods
  * (`useGlobalGuards`, `setGlobalPrefix`, `useBodyParser`, ...) added. Each change is checked
@@ -47,6 +50,12 @@ export class AppSettings {
       throw new Error("Configure the request pipeline before init() or listen()");
     }
     this.pipeline = { ...this.pipeline, ...options };
+  }
+
+  /** Adds `items` to the global guards, pipes, interceptors or filters, before the routes are compiled. */
+  addToPipeline<K extends GlobalEnhancers>(key: K, items: NonNullable<PipelineOptions[K]>): void {
+    const current = (this.current[key] ?? []) as NonNullable<PipelineOptions[K]>;
+    this.configurePipeline({ [key]: [...current, ...items] });
   }
 
   /** `enableShutdownHooks(signals)`, before the server listens. */

@@ -6,7 +6,8 @@ import * as Exit from "effect/Exit";
 import * as Scope from "effect/Scope";
 import { NodeServer } from "../server/internal/FastPath.js";
 import { serveApp } from "../server/ServeApp.js";
-import { type AppParts, mountContext, type PreparedApp } from "./AppLayer.js";
+import { mountContext } from "./MountApp.js";
+import type { AppParts, PreparedApp } from "./PrepareApp.js";
 import type { StrataAppOptions } from "./StrataAppOptions.js";
 
 /** Where `listen` opens its port: the app's prepared first stage, its options and parts. */

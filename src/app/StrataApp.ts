@@ -17,7 +17,7 @@ import { AppSettings } from "./AppSettings.js";
 import { type HttpAdapterView, httpAdapterView } from "./ExpressAdapter.js";
 import type { RootModule, StrataAppOptions } from "./StrataAppOptions.js";
 
-export { ROUTE_CONTRIBUTOR, type RouteContributor } from "./AppLayer.js";
+export { ROUTE_CONTRIBUTOR, type RouteContributor } from "./RouteContributor.js";
 export type { RootModule, ShutdownOptions, StrataAppOptions } from "./StrataAppOptions.js";
 
 /**
