@@ -51,10 +51,58 @@ const healthOptions = (
 };
 
 /**
- * The second stage, once there is a router: builds the app-wide middleware (classes through the
- * Injector, in the current scope, so they are released after the server has drained), adds the
- * routes and the health probes to the `HttpLayerRouter` in context, and says what the server must
- * run the app with.
+ * The app-wide middleware (classes through the Injector, in the current scope, so they are
+ * released after the server has drained), with what the middleware of `configure(consumer)` and
+ * the health probes must know of the app's routes.
+ */
+const buildGlobalMiddleware = (
+  prepared: PreparedApp,
+  options: StrataAppOptions,
+  parts: AppParts,
+  health: Health.HealthOptions | false,
+) =>
+  parts.middlewareManager.build(prepared.injector).pipe(
+    Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
+    Effect.provideService(MiddlewareRoutePrefix, {
+      prefix: options.globalPrefix?.prefix ?? "",
+      excluded: globalPrefixExclusion(options.globalPrefix),
+    }),
+    Effect.provideService(
+      MiddlewareServedRoutes,
+      prepared.routes.flatMap((r) => r.handlers),
+    ),
+    Effect.provideService(MiddlewareVersioning, options.versioning),
+  );
+
+/** Adds the app's routes and the health probes to `router`; routes it refuses fail the startup. */
+const addRoutes = (
+  router: HttpLayerRouter.HttpRouter,
+  prepared: PreparedApp,
+  parts: AppParts,
+  health: Health.HealthOptions | false,
+): Effect.Effect<void, StartupError> => {
+  const routes = prepared.routes.map((r) => r.route);
+  return (
+    router.addAll(
+      health === false
+        ? routes
+        : [...routes, ...Health.probeRoutes(parts.healthCheckManager, health)],
+    ) as Effect.Effect<void>
+  ).pipe(
+    // find-my-way refuses two routes that differ only in a parameter's name.
+    Effect.catchAllDefect(
+      (defect) =>
+        new StartupError({
+          message: `The routes cannot be served: ${defect instanceof Error ? defect.message : String(defect)}`,
+        }),
+    ),
+  );
+};
+
+/**
+ * The second stage, once there is a router: builds the app-wide middleware, adds the routes and
+ * the health probes to the `HttpLayerRouter` in context, and says what the server must run the
+ * app with.
  */
 const mountApp = (
   prepared: PreparedApp,
@@ -63,35 +111,9 @@ const mountApp = (
 ): Effect.Effect<AppServingOptions, StartupError, Scope.Scope | HttpLayerRouter.HttpRouter> =>
   Effect.gen(function* () {
     const health = healthOptions(options.health, prepared.routes, options.globalPrefix);
-    const global = yield* parts.middlewareManager.build(prepared.injector).pipe(
-      Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
-      Effect.provideService(MiddlewareRoutePrefix, {
-        prefix: options.globalPrefix?.prefix ?? "",
-        excluded: globalPrefixExclusion(options.globalPrefix),
-      }),
-      Effect.provideService(
-        MiddlewareServedRoutes,
-        prepared.routes.flatMap((r) => r.handlers),
-      ),
-      Effect.provideService(MiddlewareVersioning, options.versioning),
-    );
+    const global = yield* buildGlobalMiddleware(prepared, options, parts, health);
     const router = yield* HttpLayerRouter.HttpRouter;
-    const routes = prepared.routes.map((r) => r.route);
-    yield* (
-      router.addAll(
-        health === false
-          ? routes
-          : [...routes, ...Health.probeRoutes(parts.healthCheckManager, health)],
-      ) as Effect.Effect<void>
-    ).pipe(
-      // find-my-way refuses two routes that differ only in a parameter's name.
-      Effect.catchAllDefect(
-        (defect) =>
-          new StartupError({
-            message: `The routes cannot be served: ${defect instanceof Error ? defect.message : String(defect)}`,
-          }),
-      ),
-    );
+    yield* addRoutes(router, prepared, parts, health);
     const middleware = around(options.middleware, global);
     // Served by another server than `StrataServer.serve` (the platform's `HttpLayerRouter.serve`),
     // which reads no `AppServing`: the failures are answered in the standard shape on the router,
