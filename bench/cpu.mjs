@@ -4,7 +4,7 @@
 // its spawns of each spawn's median round (min–max across spawns).
 
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { join, resolve as resolvePath } from "node:path";
 
 /** The paths measured, with the answer each must give. */
 export const CPU_PATHS = [
@@ -28,7 +28,7 @@ const probe = (here, server, track) =>
           "0",
           process.execPath,
           join(here, "cpu-probe.mjs"),
-          join(here, server.file),
+          resolvePath(here, server.file),
           String(REQUESTS),
           String(PROBE_ROUNDS),
           ...CPU_PATHS.map((p) => p.path),

@@ -33,7 +33,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { buildBaseline, withBaseline } from "./baseline.mjs";
@@ -46,15 +46,15 @@ const BASELINE = "node-http";
 const SERVERS = [
   { name: "node-http", file: "servers/node-http.mjs" },
   { name: "fastify", file: "servers/fastify.mjs" },
-  { name: "strata-classic", file: "dist/strata-classic.js" },
-  { name: "strata-effect", file: "dist/strata-effect.js" },
-  { name: "strata-classic-esm", file: "dist/strata-classic.js", env: { STRATA_FORMAT: "esm" } },
-  { name: "strata-effect-esm", file: "dist/strata-effect.js", env: { STRATA_FORMAT: "esm" } },
+  { name: "strata-classic", file: "dist/cjs/strata-classic.js" },
+  { name: "strata-effect", file: "dist/cjs/strata-effect.js" },
+  { name: "strata-classic-esm", file: "dist/esm/strata-classic.js" },
+  { name: "strata-effect-esm", file: "dist/esm/strata-effect.js" },
   // The full stack: fastify's plugins, and Strata's middleware and session guard.
   { name: "fastify-stack", file: "servers/fastify-stack.mjs", stack: true },
   {
     name: "strata-classic-stack",
-    file: "dist/strata-session.js",
+    file: "dist/cjs/strata-session.js",
     env: { STRATA_VARIANT: "middleware" },
     stack: true,
   },
@@ -273,7 +273,7 @@ const jsName = (map, address) => {
 // ---------------------------------------------------------------- one server
 
 async function measure(server, opts, outDir) {
-  const file = join(HERE, server.file);
+  const file = resolvePath(HERE, server.file);
   if (!existsSync(file)) return { error: `not built: ${server.file}` };
   const port = await freePort();
   // `--perf-basic-prof` also writes V8's log: kept in the run's temp folder.
@@ -457,6 +457,7 @@ if (opts.baseline !== undefined) {
   ({ rows: selected, baselineOf } = withBaseline(
     selected,
     buildBaseline(ROOT, opts.baseline, log),
+    HERE,
   ));
 }
 const outDir = mkdtempSync(join(os.tmpdir(), "strata-instructions-"));

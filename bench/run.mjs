@@ -18,7 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve as resolvePath } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -93,40 +93,40 @@ const SERVERS = [
   { name: "node-http", file: "servers/node-http.mjs" },
   { name: "fastify", file: "servers/fastify.mjs" },
   { name: "express", file: "servers/express.mjs" },
-  { name: "nest-express", file: "dist/nest-express.js" },
-  { name: "nest-fastify", file: "dist/nest-fastify.js" },
-  { name: "nest-fastify-rxjs", file: "dist/nest-fastify-rxjs.js", extraRoutes: [RX_MAP] },
-  { name: "effect-platform", file: "dist/effect-platform.js" },
-  { name: "effect-platform-notracer", file: "dist/effect-platform-notracer.js" },
+  { name: "nest-express", file: "dist/esm/nest-express.js" },
+  { name: "nest-fastify", file: "dist/esm/nest-fastify.js" },
+  { name: "nest-fastify-rxjs", file: "dist/esm/nest-fastify-rxjs.js", extraRoutes: [RX_MAP] },
+  { name: "effect-platform", file: "dist/esm/effect-platform.js" },
+  { name: "effect-platform-notracer", file: "dist/esm/effect-platform-notracer.js" },
   // The standard two routes only, so that its RSS after load compares with the other servers'.
-  { name: "strata-classic", file: "dist/strata-classic.js" },
-  { name: "strata-classic-rxjs", file: "dist/strata-classic-rxjs.js", extraRoutes: [RX_MAP] },
+  { name: "strata-classic", file: "dist/cjs/strata-classic.js" },
+  { name: "strata-classic-rxjs", file: "dist/cjs/strata-classic-rxjs.js", extraRoutes: [RX_MAP] },
   {
     name: "strata-classic-pipeline",
-    file: "dist/strata-classic.js",
+    file: "dist/cjs/strata-classic.js",
     env: { STRATA_VARIANT: "pipeline" },
     extraRoutes: [REQ_USERS, PIPELINE],
   },
   {
     name: "strata-classic-oauth",
-    file: "dist/strata-classic.js",
+    file: "dist/cjs/strata-classic.js",
     env: { STRATA_VARIANT: "oauth" },
     extraRoutes: [AUTH],
   },
   {
     name: "strata-classic-middleware",
-    file: "dist/strata-classic.js",
+    file: "dist/cjs/strata-classic.js",
     env: { STRATA_VARIANT: "middleware" },
   },
   // Sessions: the guarded route with the sealed-cookie store, then with Redis (see `startRedis`).
   {
     name: "strata-classic-session",
-    file: "dist/strata-session.js",
+    file: "dist/cjs/strata-session.js",
     extraRoutes: [SESSION_USERS],
   },
   {
     name: "strata-classic-session-redis",
-    file: "dist/strata-session.js",
+    file: "dist/cjs/strata-session.js",
     env: { SESSION_STORE: "redis" },
     extraRoutes: [SESSION_USERS],
     redis: true,
@@ -135,33 +135,34 @@ const SERVERS = [
   { name: "fastify-stack", file: "servers/fastify-stack.mjs", ...STACK },
   {
     name: "strata-classic-stack",
-    file: "dist/strata-session.js",
+    file: "dist/cjs/strata-session.js",
     env: { STRATA_VARIANT: "middleware" },
     ...STACK,
   },
-  { name: "strata-effect", file: "dist/strata-effect.js" },
+  { name: "strata-effect", file: "dist/cjs/strata-effect.js" },
   // The same app, also loaded on a route that reads its service per request.
-  { name: "strata-effect-tag", file: "dist/strata-effect.js", extraRoutes: [USERS_TAG] },
-  // The Strata servers above require Strata's CommonJS build (lib/strata.ts); these two import
-  // its ESM build, which loads effect and @effect/platform through node's ESM loader.
-  { name: "strata-classic-esm", file: "dist/strata-classic.js", env: { STRATA_FORMAT: "esm" } },
-  { name: "strata-effect-esm", file: "dist/strata-effect.js", env: { STRATA_FORMAT: "esm" } },
+  { name: "strata-effect-tag", file: "dist/cjs/strata-effect.js", extraRoutes: [USERS_TAG] },
+  // The Strata servers above are compiled to CommonJS (dist/cjs), so `effect-strata` resolves to
+  // its CommonJS build; these two are the same files compiled to ESM (dist/esm), which import its
+  // ESM build and load effect and @effect/platform through node's ESM loader.
+  { name: "strata-classic-esm", file: "dist/esm/strata-classic.js" },
+  { name: "strata-effect-esm", file: "dist/esm/strata-effect.js" },
   // One HttpApi (servers/lib/httpapi-routes.ts) on the stock HttpLayerRouter and
   // @effect/platform-node's server, and served by StrataServer.
-  { name: "effect-platform-httpapi", file: "dist/effect-platform-httpapi.js" },
+  { name: "effect-platform-httpapi", file: "dist/esm/effect-platform-httpapi.js" },
   // The stock server with its per-request span off (`TRACER=off`), as a performance-minded user runs it.
   {
     name: "effect-platform-httpapi-notracer",
-    file: "dist/effect-platform-httpapi.js",
+    file: "dist/esm/effect-platform-httpapi.js",
     env: { TRACER: "off" },
     cpu: true,
   },
-  { name: "strata-httpapi", file: "dist/strata-httpapi.js" },
+  { name: "strata-httpapi", file: "dist/cjs/strata-httpapi.js" },
   // strata-classic on node:cluster workers (servers/strata-workers.ts), 1 then 2: server and
   // load generator share both cores (`cpus`), so these two rows compare with each other only.
   ...[1, 2].map((n) => ({
     name: `strata-classic-workers-${n}`,
-    file: "dist/strata-workers.js",
+    file: "dist/cjs/strata-workers.js",
     env: { WORKERS: String(n) },
     cpus: "0,1",
     readyOutput: `${n} workers listening`,
@@ -457,7 +458,7 @@ const median = (xs) => {
 // ---------------------------------------------------------------- one server, one round
 
 async function startServer(server, opts) {
-  const file = join(HERE, server.file);
+  const file = resolvePath(HERE, server.file);
   if (!existsSync(file))
     return { error: `not built: ${server.file} missing (run \`npm run build\` in bench/)` };
   const port = await freePort();
@@ -1085,6 +1086,7 @@ async function main() {
     ({ rows: selected, baselineOf } = withBaseline(
       selected,
       buildBaseline(ROOT, opts.baseline, log),
+      HERE,
     ));
   }
 
@@ -1181,8 +1183,8 @@ async function main() {
     `Load: autocannon, ${opts.connections} connections, pipelining 1, ${opts.warmup} s warm-up then ${opts.duration} s measured per route, ` +
       "`taskset -c 1`; each server runs alone as `taskset -c 0 node <file>` with NODE_ENV=production, on 127.0.0.1. " +
       "`/users/:id` is measured with `/users/42`. Startup = spawn until the first 200 on `/hello` (polled every 5 ms). " +
-      "The strata-* servers `require` Strata's CommonJS build (as NestJS apps, CommonJS by default, load it; the nest-* servers load NestJS the same way), " +
-      "except the `-esm` rows, which import its ESM build. " +
+      "The strata-* servers import `effect-strata` by name, compiled to CommonJS (dist/cjs: they `require` Strata's CommonJS build, as NestJS apps, CommonJS by default, do; the nest-* servers load NestJS the same way), " +
+      "except the `-esm` rows, the same files compiled to ESM (dist/esm), which import its ESM build. " +
       "RSS idle = VmRSS 1 s after startup; after load = VmRSS after the last route; peak = VmHWM. " +
       "CPU: the server's CPU use during the measured seconds (lower of the two routes, median; ~100 = one core saturated), " +
       "and the most core 0 time taken by other processes in any measurement (⚠ above 5%: that row was disturbed). " +

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Startup and memory only: a quick companion to run.mjs. Not part of the test suite.
 //
-//   node startup.mjs [--spawns <n>=10] [--only a,b] [--load <s>=0] [--node-args "<flags>"] [--dists a.js,b.js]
+//   node startup.mjs [--spawns <n>=10] [--only a,b] [--load <s>=0] [--node-args "<flags>"] [--builds a,b]
 //
 // Each server is spawned `--spawns` times, interleaved (spawn 1 of every server, then spawn 2,
 // ...), as `taskset -c 0 node [flags] <file>` with NODE_ENV=production and the same env as
@@ -19,10 +19,11 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve as resolvePath } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { serversOn } from "./baseline.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const HOST = "127.0.0.1";
@@ -43,21 +44,23 @@ const bundled = (name, example, nodeArgs) => ({
 const SERVERS = [
   server("node-http", "servers/node-http.mjs"),
   server("fastify", "servers/fastify.mjs"),
-  server("effect-platform", "dist/effect-platform.js"),
-  server("strata-classic", "dist/strata-classic.js"),
-  server("strata-classic-pipeline", "dist/strata-classic.js", { STRATA_VARIANT: "pipeline" }, [
+  server("effect-platform", "dist/esm/effect-platform.js"),
+  server("strata-classic", "dist/cjs/strata-classic.js"),
+  server("strata-classic-pipeline", "dist/cjs/strata-classic.js", { STRATA_VARIANT: "pipeline" }, [
     ...STANDARD,
     "/req-users/42",
     "/pipeline/42",
   ]),
-  server("strata-classic-middleware", "dist/strata-classic.js", { STRATA_VARIANT: "middleware" }),
-  server("strata-classic-oauth", "dist/strata-classic.js", { STRATA_VARIANT: "oauth" }, [
+  server("strata-classic-middleware", "dist/cjs/strata-classic.js", {
+    STRATA_VARIANT: "middleware",
+  }),
+  server("strata-classic-oauth", "dist/cjs/strata-classic.js", { STRATA_VARIANT: "oauth" }, [
     ...STANDARD,
     "/auth/google",
   ]),
-  server("strata-effect", "dist/strata-effect.js"),
-  server("strata-classic-esm", "dist/strata-classic.js", { STRATA_FORMAT: "esm" }),
-  server("strata-effect-esm", "dist/strata-effect.js", { STRATA_FORMAT: "esm" }),
+  server("strata-effect", "dist/cjs/strata-effect.js"),
+  server("strata-classic-esm", "dist/esm/strata-classic.js"),
+  server("strata-effect-esm", "dist/esm/strata-effect.js"),
   bundled("strata-classic-bundled", "classic-hello", ["--enable-source-maps"]),
   bundled("strata-effect-bundled", "effect-hello", ["--enable-source-maps"]),
   bundled("strata-classic-bundled-nomaps", "classic-hello", []),
@@ -73,12 +76,17 @@ const spawns = Number(opt("spawns", 10));
 const loadSeconds = Number(opt("load", 0));
 const only = opt("only", "strata-classic,strata-effect").split(",");
 const nodeArgs = opt("node-args", "").split(" ").filter(Boolean);
-// `--dists a.js,b.js`: every Strata server once per Strata build (STRATA_DIST), interleaved.
-const dists = opt("dists", "").split(",").filter(Boolean);
+// `--builds a,b`: every Strata server once per Strata checkout (its root folder, built with
+// `npm run build`), interleaved: the same compiled server run from a copy of dist/ whose
+// `effect-strata` resolves to that checkout (baseline.mjs, `serversOn`).
+const builds = opt("builds", "")
+  .split(",")
+  .filter(Boolean)
+  .map((root, i) => ({ root, dir: serversOn(HERE, resolvePath(root), `startup-${i}`) }));
 const selected = SERVERS.filter((s) => only.includes(s.name)).flatMap((s) =>
-  dists.length === 0 || !s.name.startsWith("strata") || s.example !== undefined
+  builds.length === 0 || !s.name.startsWith("strata") || s.example !== undefined
     ? [s]
-    : dists.map((d) => ({ ...s, name: `${s.name} [${d}]`, env: { ...s.env, STRATA_DIST: d } })),
+    : builds.map((b) => ({ ...s, name: `${s.name} [${b.root}]`, file: join(b.dir, s.file) })),
 );
 
 const freePort = () =>
@@ -169,7 +177,14 @@ async function once(server) {
   const t0 = performance.now();
   const child = spawn(
     "taskset",
-    ["-c", "0", process.execPath, ...nodeArgs, ...(server.nodeArgs ?? []), join(HERE, server.file)],
+    [
+      "-c",
+      "0",
+      process.execPath,
+      ...nodeArgs,
+      ...(server.nodeArgs ?? []),
+      resolvePath(HERE, server.file),
+    ],
     {
       cwd: HERE,
       env: { ...process.env, ...server.env, PORT: String(port), NODE_ENV: "production" },

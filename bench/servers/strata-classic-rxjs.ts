@@ -1,13 +1,17 @@
 // Strata's classic face, plus `/rx-users/:id`: the `/users/:id` handler behind a NestJS-style
 // transform interceptor (`next.handle().pipe(map(...))`, rxjs loaded by Strata on first use),
 // to compare with nest-fastify-rxjs (same route, same interceptor).
-import { loadStrata } from "./lib/strata.js";
-
-// rxjs as Strata's build resolves it: the one copy an app has.
-const [strata, rxjs] = await loadStrata("rxjs");
-const { map } = rxjs as typeof import("rxjs");
-const { Controller, Get, Param, Injectable, Module, StrataApp, ParseIntPipe, UseInterceptors } =
-  strata;
+import {
+  Controller,
+  Get,
+  Injectable,
+  Module,
+  Param,
+  ParseIntPipe,
+  StrataApp,
+  UseInterceptors,
+} from "effect-strata";
+import { map } from "rxjs";
 
 /** What `next.handle()` returns, as the interceptor below uses it. */
 interface Pipeable {
@@ -64,4 +68,8 @@ class HelloController {
 class AppModule {}
 
 const app = new StrataApp(AppModule);
-await app.listen(Number(process.env.PORT), "127.0.0.1");
+// No top-level await: the same file compiles to CommonJS (dist/cjs) and ESM (dist/esm).
+app.listen(Number(process.env.PORT), "127.0.0.1").catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

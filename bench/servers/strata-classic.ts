@@ -1,23 +1,19 @@
 // Strata's classic (decorator) face. No `import "reflect-metadata"`: strata loads it itself.
-import { middlewareStack } from "./lib/middleware-stack.js";
-import { loadStrata, STRATA_OAUTH } from "./lib/strata.js";
-
-const variant = process.env.STRATA_VARIANT;
-// `STRATA_VARIANT=oauth` adds `GET /auth/google`; the hello app itself does not load effect-strata/oauth.
-const [strata, oauth] = await loadStrata(...(variant === "oauth" ? [STRATA_OAUTH] : []));
-const {
+import {
   Controller,
   Get,
-  Param,
   Injectable,
   Module,
-  StrataApp,
+  Param,
   ParseIntPipe,
   Scope,
+  StrataApp,
   UseGuards,
   UseInterceptors,
-} = strata;
-const OAuthModule = oauth?.OAuthModule;
+} from "effect-strata";
+import { middlewareStack } from "./lib/middleware-stack.js";
+
+const variant = process.env.STRATA_VARIANT;
 
 @Injectable()
 class UsersService {
@@ -90,38 +86,51 @@ class HelloController {
   }
 }
 
-@Module({
-  imports:
-    OAuthModule === undefined
-      ? []
-      : [
-          // `GET /auth/google`: fresh state, PKCE verifier, nonce, sealed cookie, 302.
-          OAuthModule.forRoot({
-            providers: {
-              google: {
-                clientId: "bench-client",
-                clientSecret: "bench-secret",
-                redirectUri: "http://127.0.0.1/auth/google/callback",
-              },
-            },
-            sealingKey: "bench-sealing-key-bench-sealing-key",
-          }),
-        ],
-  controllers: [
-    HelloController,
-    UsersController,
-    ...(variant === "pipeline" ? [ReqUsersController, PipelineController] : []),
-  ],
-  providers: [
-    UsersService,
-    ...(variant === "pipeline" ? [RequestUsersService, AllowGuard, PassInterceptor] : []),
-  ],
-})
-class AppModule {}
+// `STRATA_VARIANT=oauth` adds `GET /auth/google`; the hello app itself does not load
+// effect-strata/oauth (a dynamic import, only for that variant).
+const oauthModules = async () => {
+  if (variant !== "oauth") return [];
+  const { OAuthModule } = await import("effect-strata/oauth");
+  return [
+    // `GET /auth/google`: fresh state, PKCE verifier, nonce, sealed cookie, 302.
+    OAuthModule.forRoot({
+      providers: {
+        google: {
+          clientId: "bench-client",
+          clientSecret: "bench-secret",
+          redirectUri: "http://127.0.0.1/auth/google/callback",
+        },
+      },
+      sealingKey: "bench-sealing-key-bench-sealing-key",
+    }),
+  ];
+};
 
-// Third variant, `STRATA_VARIANT=middleware`: the same app behind the full default middleware
-// stack (lib/middleware-stack.ts).
-const middleware = variant === "middleware" ? middlewareStack(strata) : [];
+const main = async () => {
+  @Module({
+    imports: await oauthModules(),
+    controllers: [
+      HelloController,
+      UsersController,
+      ...(variant === "pipeline" ? [ReqUsersController, PipelineController] : []),
+    ],
+    providers: [
+      UsersService,
+      ...(variant === "pipeline" ? [RequestUsersService, AllowGuard, PassInterceptor] : []),
+    ],
+  })
+  class AppModule {}
 
-const app = new StrataApp(AppModule, { globalMiddleware: middleware });
-await app.listen(Number(process.env.PORT), "127.0.0.1");
+  // Third variant, `STRATA_VARIANT=middleware`: the same app behind the full default middleware
+  // stack (lib/middleware-stack.ts).
+  const middleware = variant === "middleware" ? middlewareStack() : [];
+
+  const app = new StrataApp(AppModule, { globalMiddleware: middleware });
+  await app.listen(Number(process.env.PORT), "127.0.0.1");
+};
+
+// No top-level await: the same file compiles to CommonJS (dist/cjs) and ESM (dist/esm).
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

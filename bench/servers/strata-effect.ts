@@ -1,36 +1,16 @@
 // Strata's Effect face: the same HttpLayerRouter routes as effect-platform, served by StrataServer,
 // answering JSON with Strata's `jsonResponse` (stock servers use `HttpServerResponse.unsafeJson`).
-// effect / @effect/* are resolved the way Strata's dist resolves them (one shared copy).
+// effect / @effect/* are the copy Strata resolves (bench/package.json links the root's),
+// imported module by module as before (not through the `effect` barrel).
 
-import type * as HttpLayerRouterNS from "@effect/platform/HttpLayerRouter";
-import type * as NodeRuntimeNS from "@effect/platform-node/NodeRuntime";
-import type * as ContextNS from "effect/Context";
-import type * as EffectNS from "effect/Effect";
-import type * as LayerNS from "effect/Layer";
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import { jsonResponse } from "effect-strata";
+import { StrataServer } from "effect-strata/effect";
 import { makeApp } from "./lib/effect-routes.js";
-import { loadStrata, STRATA_EFFECT } from "./lib/strata.js";
-
-const [strata, strataEffect, Effect, Context, Layer, HttpLayerRouter, NodeRuntime] =
-  (await loadStrata(
-    STRATA_EFFECT,
-    "effect/Effect",
-    "effect/Context",
-    "effect/Layer",
-    "@effect/platform/HttpLayerRouter",
-    "@effect/platform-node/NodeRuntime",
-  )) as [
-    // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
-    any,
-    // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
-    any,
-    typeof EffectNS,
-    typeof ContextNS,
-    typeof LayerNS,
-    typeof HttpLayerRouterNS,
-    typeof NodeRuntimeNS,
-  ];
-const { jsonResponse } = strata;
-const { StrataServer } = strataEffect;
 
 const { routes, UsersServiceLive } = makeApp({
   Context,
@@ -45,5 +25,5 @@ Layer.launch(
   StrataServer.serve(routes).pipe(
     Layer.provide(UsersServiceLive),
     Layer.provide(StrataServer.layerNode({ port, host: "127.0.0.1" })),
-  ) as LayerNS.Layer<never>,
+  ),
 ).pipe(NodeRuntime.runMain);

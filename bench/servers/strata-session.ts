@@ -5,23 +5,22 @@
 // the default is the sealed-cookie store. `STRATA_VARIANT=middleware` puts the full middleware
 // stack (lib/middleware-stack.ts) in front of every route: the strata-classic-stack row,
 // compared with servers/fastify-stack.mjs.
-import { middlewareStack } from "./lib/middleware-stack.js";
-import { loadStrata, STRATA_SESSION } from "./lib/strata.js";
-
-const [strata, session, Schema] = await loadStrata(STRATA_SESSION, "effect/Schema");
-const {
+import * as Schema from "effect/Schema";
+import {
   Controller,
   Get,
-  Param,
-  Injectable,
   Inject,
+  Injectable,
   Module,
-  StrataApp,
+  Param,
   ParseIntPipe,
   Req,
+  type RequestContext,
+  StrataApp,
   UseGuards,
-} = strata;
-const { SessionModule, SessionService, SessionGuard } = session;
+} from "effect-strata";
+import { SessionGuard, SessionModule, SessionService } from "effect-strata/session";
+import { middlewareStack } from "./lib/middleware-stack.js";
 
 const User = Schema.Struct({ id: Schema.String, name: Schema.String });
 
@@ -56,8 +55,9 @@ class SessionUsersController {
 
 @Controller()
 class HelloController {
-  // biome-ignore lint/suspicious/noExplicitAny: Strata's types are not available at bench build time.
-  constructor(@Inject(SessionService) private readonly sessions: any) {}
+  constructor(
+    @Inject(SessionService) private readonly sessions: SessionService<typeof User.Type>,
+  ) {}
 
   @Get("hello")
   hello() {
@@ -65,7 +65,7 @@ class HelloController {
   }
 
   @Get("login")
-  async login(@Req() req: unknown) {
+  async login(@Req() req: RequestContext) {
     await this.sessions.create(req, { id: "bench", name: "bench user" });
     return { signedIn: true };
   }
@@ -87,6 +87,10 @@ const redis = process.env.SESSION_STORE === "redis";
 })
 class AppModule {}
 
-const middleware = process.env.STRATA_VARIANT === "middleware" ? middlewareStack(strata) : [];
+const middleware = process.env.STRATA_VARIANT === "middleware" ? middlewareStack() : [];
 const app = new StrataApp(AppModule, { globalMiddleware: middleware });
-await app.listen(Number(process.env.PORT), "127.0.0.1");
+// No top-level await: the same file compiles to CommonJS (dist/cjs) and ESM (dist/esm).
+app.listen(Number(process.env.PORT), "127.0.0.1").catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -3,10 +3,11 @@
 // examples/cluster/workers.ts does; its supervision (restarts, rolling restart) costs nothing
 // per request and is left out. Prints "workers listening" once every worker listens.
 import cluster from "node:cluster";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 
 const workers = Number(process.env.WORKERS ?? 2);
-cluster.setupPrimary({ exec: fileURLToPath(new URL("./strata-classic.js", import.meta.url)) });
+// Beside this file, in dist/cjs or dist/esm (no `import.meta`: this file compiles to both).
+cluster.setupPrimary({ exec: join(dirname(process.argv[1] ?? ""), "strata-classic.js") });
 let listening = 0;
 let stopping = false;
 cluster.on("listening", () => {
