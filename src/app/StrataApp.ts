@@ -17,16 +17,13 @@ import { type BodyType, DEFAULT_BODY_LIMIT } from "../http/RequestBody.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { onShutdownSignals } from "../lifecycle/ShutdownSignals.js";
-import {
-  CorsMiddleware,
-  type CorsOptions,
-  type CorsOptionsDelegate,
-  checkOptions,
-} from "../middleware/Cors.js";
+import { CorsMiddleware } from "../middleware/CorsMiddleware.js";
+import type { CorsOptions, CorsOptionsDelegate } from "../middleware/CorsOptions.js";
 import {
   GlobalMiddlewareManager,
   type MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
+import { checkOptions } from "../middleware/internal/corsDecision.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { InterceptorLike } from "../pipeline/Interceptor.js";
