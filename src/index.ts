@@ -335,7 +335,7 @@ export {
   type VersioningOptions,
   VersioningType,
   type VersionValue,
-} from "./pipeline/Versioning.js";
+} from "./pipeline/VersioningOptions.js";
 export { DefaultValuePipe } from "./pipes/DefaultValuePipe.js";
 export { FileTypeValidator, type FileTypeValidatorOptions } from "./pipes/FileTypeValidator.js";
 export { FileValidator, type FileValidatorContext } from "./pipes/FileValidator.js";

@@ -19,13 +19,13 @@ import {
 import { requestPath } from "../middleware/RequestInfo.js";
 import { fromStrataMiddleware } from "../middleware/StrataMiddleware.js";
 import { enhancerResolver } from "../pipeline/internal/enhancers.js";
+import { versionList } from "../pipeline/internal/versionedRoutes.js";
 import {
   VERSION_NEUTRAL,
   type VersionId,
   type VersioningOptions,
   VersioningType,
   type VersionValue,
-  versionList,
 } from "../pipeline/Versioning.js";
 
 /**

@@ -93,7 +93,7 @@ export const body = <A, I>(
   options: ValidationOptions & {
     /** Largest body in bytes (default 1 MB): 413 past it. */
     readonly limit?: number;
-    /** Deepest JSON nesting (default `JsonDepth.currentJsonDepthLimit`, 1000): 400 past it. */
+    /** Deepest JSON nesting (default: what `JsonDepth.withJsonDepthLimit` sets, 1000): 400 past it. */
     readonly depthLimit?: number;
   } = {},
 ): Effect.Effect<

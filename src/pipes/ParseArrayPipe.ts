@@ -1,5 +1,5 @@
 import { isHttpError } from "../http/HttpError.js";
-import { DEFAULT_JSON_DEPTH_LIMIT, exceedsJsonDepth } from "../http/JsonDepth.js";
+import { DEFAULT_JSON_DEPTH_LIMIT, exceedsJsonDepth } from "../http/internal/jsonDepth.js";
 import { isThenable } from "../http/UserCode.js";
 import {
   type ArgumentMetadata,
