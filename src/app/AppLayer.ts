@@ -21,6 +21,7 @@ import {
 import * as Health from "../lifecycle/Health.js";
 import { HealthCheckManager } from "../lifecycle/HealthCheckManager.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
+import { probePaths } from "../lifecycle/internal/probePaths.js";
 import { ShutdownManager } from "../lifecycle/ShutdownManager.js";
 import { GlobalMiddlewareManager } from "../middleware/GlobalMiddlewareManager.js";
 import { openApiRoutes } from "../openapi/AppOpenApi.js";
@@ -248,7 +249,7 @@ const mountApp = (
   Effect.gen(function* () {
     const health = healthOptions(options.health, prepared.routes, options.globalPrefix);
     const global = yield* parts.middlewareManager.build(prepared.injector).pipe(
-      Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
+      Effect.provideService(HealthPaths, health === false ? [] : probePaths(health)),
       Effect.provideService(MiddlewareRoutePrefix, {
         prefix: options.globalPrefix?.prefix ?? "",
         excluded: globalPrefixExclusion(options.globalPrefix),
