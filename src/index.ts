@@ -227,41 +227,40 @@ export { HealthCheckManager } from "./lifecycle/HealthCheckManager.js";
 export type { OnModuleDestroy, OnModuleInit } from "./lifecycle/LifecycleHooks.js";
 export { OperationsModule } from "./lifecycle/OperationsModule.js";
 export { type ShutdownHandler, ShutdownManager } from "./lifecycle/ShutdownManager.js";
-export {
-  CorsMiddleware,
-  type CorsOptions,
-  type CorsOptionsDelegate,
-  type CorsRequest,
-} from "./middleware/Cors.js";
-export { CsrfMiddleware, type CsrfOptions } from "./middleware/Csrf.js";
+export { CorsMiddleware } from "./middleware/CorsMiddleware.js";
+export type {
+  CorsOptions,
+  CorsOptionsDelegate,
+  CorsRequest,
+} from "./middleware/CorsOptions.js";
+export type { CsrfOptions } from "./middleware/Csrf.js";
+export { CsrfMiddleware } from "./middleware/CsrfMiddleware.js";
 export { EffectMiddleware } from "./middleware/EffectMiddleware.js";
+export { LoggerMiddleware } from "./middleware/LoggerMiddleware.js";
 export type {
   NestMiddleware,
   NestMiddlewareFunction,
   NestMiddlewareRequest,
   NestMiddlewareResponse,
 } from "./middleware/NestMiddleware.js";
-export {
-  RateLimitMiddleware,
-  type RateLimitOptions,
-} from "./middleware/RateLimit.js";
-export { LoggerMiddleware, type LoggerOptions } from "./middleware/RequestLogger.js";
-export {
-  SameOriginGuard,
-  SameOriginMiddleware,
-  type SameOriginOptions,
-} from "./middleware/SameOrigin.js";
-export {
-  type HstsOptions,
-  SecurityHeadersMiddleware,
-  type SecurityHeadersOptions,
+export type { RateLimitOptions } from "./middleware/RateLimit.js";
+export { RateLimitMiddleware } from "./middleware/RateLimitMiddleware.js";
+export type { LoggerOptions } from "./middleware/RequestLogger.js";
+export type { SameOriginOptions } from "./middleware/SameOrigin.js";
+export { SameOriginGuard } from "./middleware/SameOriginGuard.js";
+export { SameOriginMiddleware } from "./middleware/SameOriginMiddleware.js";
+export type {
+  HstsOptions,
+  SecurityHeadersOptions,
 } from "./middleware/SecurityHeaders.js";
+export { SecurityHeadersMiddleware } from "./middleware/SecurityHeadersMiddleware.js";
 export type {
   MiddlewareContext,
   MiddlewareNext,
   StrataMiddleware,
 } from "./middleware/StrataMiddleware.js";
-export { TimeoutMiddleware, type TimeoutOptions } from "./middleware/Timeout.js";
+export type { TimeoutOptions } from "./middleware/Timeout.js";
+export { TimeoutMiddleware } from "./middleware/TimeoutMiddleware.js";
 export { ApiExcludeController, ApiExcludeEndpoint } from "./openapi/ApiExclude.js";
 export { ApiOperation, type ApiOperationOptions } from "./openapi/ApiOperation.js";
 export {
@@ -336,7 +335,7 @@ export {
   type VersioningOptions,
   VersioningType,
   type VersionValue,
-} from "./pipeline/Versioning.js";
+} from "./pipeline/VersioningOptions.js";
 export { DefaultValuePipe } from "./pipes/DefaultValuePipe.js";
 export { FileTypeValidator, type FileTypeValidatorOptions } from "./pipes/FileTypeValidator.js";
 export { FileValidator, type FileValidatorContext } from "./pipes/FileValidator.js";

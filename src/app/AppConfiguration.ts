@@ -1,14 +1,11 @@
 import type { BodyType } from "../http/RequestBody.js";
-import {
-  CorsMiddleware,
-  type CorsOptions,
-  type CorsOptionsDelegate,
-  checkOptions,
-} from "../middleware/Cors.js";
+import { CorsMiddleware } from "../middleware/CorsMiddleware.js";
+import type { CorsOptions, CorsOptionsDelegate } from "../middleware/CorsOptions.js";
 import type {
   GlobalMiddlewareManager,
   MiddlewareLike,
 } from "../middleware/GlobalMiddlewareManager.js";
+import { checkOptions } from "../middleware/internal/corsDecision.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { InterceptorLike } from "../pipeline/Interceptor.js";

@@ -2,13 +2,13 @@ import { type ControllerMetadata } from "../decorators/Controller.js";
 import { MetadataKey, readMetadata } from "../di/metadata.js";
 import { StartupError } from "../di/StartupError.js";
 import { methodName, type RequestMethod } from "../http/RequestMethod.js";
+import { versionList } from "../pipeline/internal/versionedRoutes.js";
 import {
   VERSION_NEUTRAL,
   type VersionId,
   type VersioningOptions,
   VersioningType,
   type VersionValue,
-  versionList,
 } from "../pipeline/Versioning.js";
 import type { RoutePrefix, ServedRoute } from "./MiddlewareRouteContext.js";
 

@@ -8,6 +8,7 @@ import { StartupError } from "../di/StartupError.js";
 import { causeToResponse } from "../http/ErrorResponse.js";
 import * as Health from "../lifecycle/Health.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
+import { probePaths } from "../lifecycle/internal/probePaths.js";
 import { AppServing, type AppServingOptions, around } from "../server/AppServing.js";
 import { isFastRouter } from "../server/internal/FastPath.js";
 import {
@@ -62,7 +63,7 @@ const buildGlobalMiddleware = (
   health: Health.HealthOptions | false,
 ) =>
   parts.middlewareManager.build(prepared.injector).pipe(
-    Effect.provideService(HealthPaths, health === false ? [] : Health.probePaths(health)),
+    Effect.provideService(HealthPaths, health === false ? [] : probePaths(health)),
     Effect.provideService(MiddlewareRoutePrefix, {
       prefix: options.globalPrefix?.prefix ?? "",
       excluded: globalPrefixExclusion(options.globalPrefix),

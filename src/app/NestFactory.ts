@@ -1,9 +1,6 @@
-import {
-  CorsMiddleware,
-  type CorsOptions,
-  type CorsOptionsDelegate,
-  checkOptions,
-} from "../middleware/Cors.js";
+import { CorsMiddleware } from "../middleware/CorsMiddleware.js";
+import type { CorsOptions, CorsOptionsDelegate } from "../middleware/CorsOptions.js";
+import { checkOptions } from "../middleware/internal/corsDecision.js";
 import { ExpressAdapter } from "./ExpressAdapter.js";
 import { type RootModule, StrataApp, type StrataAppOptions } from "./StrataApp.js";
 

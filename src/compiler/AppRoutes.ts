@@ -11,13 +11,10 @@ import type { CanActivate, GuardLike } from "../pipeline/CanActivate.js";
 import type { ExceptionFilter, FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { Interceptor, InterceptorLike } from "../pipeline/Interceptor.js";
 import { type EnhancerRef, enhancerResolver, providerRef } from "../pipeline/internal/enhancers.js";
+import { versionedRoutes } from "../pipeline/internal/versionedRoutes.js";
 import type { PipeLike, PipeTransform } from "../pipeline/PipeTransform.js";
 import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from "../pipeline/Uploads.js";
-import {
-  VERSION_NEUTRAL,
-  type VersioningOptions,
-  versionedRoutes,
-} from "../pipeline/Versioning.js";
+import { VERSION_NEUTRAL, type VersioningOptions } from "../pipeline/Versioning.js";
 import { ValidationPipe } from "../pipes/ValidationPipe.js";
 import { type ControllerHandler, controllerRoutes } from "./ControllerRoutes.js";
 

@@ -16,8 +16,9 @@ import { joinRoutePath } from "../http/RoutePath.js";
 import type { GuardLike } from "../pipeline/CanActivate.js";
 import type { FilterLike } from "../pipeline/ExceptionFilter.js";
 import type { InterceptorLike } from "../pipeline/Interceptor.js";
+import { versionList } from "../pipeline/internal/versionedRoutes.js";
 import type { PipeLike } from "../pipeline/PipeTransform.js";
-import { type VersionId, type VersionValue, versionList } from "../pipeline/Versioning.js";
+import type { VersionId, VersionValue } from "../pipeline/Versioning.js";
 
 /** The guards, interceptors, filters and pipes decorators bind to a controller or a handler. */
 export interface EnhancerScan {

@@ -3,7 +3,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Effect from "effect/Effect";
 import * as FiberRef from "effect/FiberRef";
 import { BadRequestError, PayloadTooLargeError } from "./HttpError.js";
-import { currentJsonDepthLimit, parsedJsonExceedsDepth } from "./JsonDepth.js";
+import { currentJsonDepthLimit, parsedJsonExceedsDepth } from "./internal/jsonDepth.js";
 import { nodeSource } from "./NodeSource.js";
 
 /** Default limit of a request body: 1 MB. @since 0.1.0 @category body */

@@ -19,12 +19,6 @@ export interface HealthOptions {
 
 const noStore = { "cache-control": "no-store" } as const;
 
-/** The paths {@link routes} serves with these options. @since 0.1.0 @category lifecycle */
-export const probePaths = (options: HealthOptions = {}): ReadonlyArray<string> =>
-  [options.livenessPath ?? "/health", options.readinessPath ?? "/ready"].filter(
-    (path): path is string => path !== false,
-  );
-
 /**
  * The health probes as routes (the Effect face; a `StrataApp` adds them itself):
  * `GET /health` answers 200 `{ "status": "up" }` while the process runs, shutting down included;

@@ -3,11 +3,9 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import * as Redacted from "effect/Redacted";
-import type * as Scope from "effect/Scope";
 import { StartupError } from "../di/StartupError.js";
 import { errorResponse } from "../http/ErrorResponse.js";
 import { ForbiddenError } from "../http/HttpError.js";
-import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 import { isHttps, prefixMatcher, requestPath, type TrustProxy } from "./RequestInfo.js";
 import { make as parseTrustProxy } from "./TrustProxy.js";
@@ -205,21 +203,3 @@ export const make = (
       }),
     );
   });
-
-/**
- * CSRF protection, the classic way:
- * `app.use(new CsrfMiddleware({ secret, identify: (request) => request.cookies.sid }))`.
- * See {@link make}.
- *
- * @since 0.1.0
- * @category middleware
- */
-export class CsrfMiddleware extends EffectMiddleware {
-  constructor(readonly options: CsrfOptions = {}) {
-    super();
-  }
-
-  build(): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError, Scope.Scope> {
-    return make(this.options);
-  }
-}

@@ -11,7 +11,6 @@ import { ServiceUnavailableError, TooManyRequestsError } from "../http/HttpError
 import { fromUserCode } from "../http/UserCode.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
 import { setResponseHeaders } from "../server/internal/FastPath.js";
-import { EffectMiddleware } from "./EffectMiddleware.js";
 import { clientKeyOf } from "./internal/clientKey.js";
 import * as MemoryRateLimitStore from "./MemoryRateLimitStore.js";
 import * as Middleware from "./Middleware.js";
@@ -206,22 +205,3 @@ export const make = (
       );
     });
   });
-
-/**
- * Rate limiting, the classic way:
- * `app.use(new RateLimitMiddleware({ windowMs: 60_000, max: 100 }))`, with
- * `store: RedisRateLimitStore.layer({ host, port })` to share the limit between instances.
- * See {@link make}.
- *
- * @since 0.1.0
- * @category middleware
- */
-export class RateLimitMiddleware extends EffectMiddleware {
-  constructor(readonly options: RateLimitOptions = {}) {
-    super();
-  }
-
-  build(): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError, Scope.Scope> {
-    return make(this.options);
-  }
-}

@@ -3,10 +3,8 @@ import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as LogLevel from "effect/LogLevel";
-import type * as Scope from "effect/Scope";
 import type { StartupError } from "../di/StartupError.js";
 import { HealthPaths } from "../lifecycle/HealthPaths.js";
-import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 import { requestPath } from "./RequestInfo.js";
 
@@ -68,20 +66,3 @@ export const make = (
       }),
     );
   });
-
-/**
- * Request logging, the classic way: `app.use(LoggerMiddleware)` or
- * `app.use(new LoggerMiddleware({ level: "Debug" }))`. See {@link make}.
- *
- * @since 0.1.0
- * @category middleware
- */
-export class LoggerMiddleware extends EffectMiddleware {
-  constructor(readonly options: LoggerOptions = {}) {
-    super();
-  }
-
-  build(): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError, Scope.Scope> {
-    return make(this.options);
-  }
-}

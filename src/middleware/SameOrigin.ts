@@ -9,13 +9,10 @@
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Effect from "effect/Effect";
-import type * as Scope from "effect/Scope";
 import { StartupError } from "../di/StartupError.js";
 import { errorResponse } from "../http/ErrorResponse.js";
 import { ForbiddenError } from "../http/HttpError.js";
-import type { CanActivate } from "../pipeline/CanActivate.js";
-import type { ExecutionContext } from "../pipeline/ExecutionContext.js";
-import { EffectMiddleware } from "./EffectMiddleware.js";
+import { parseOrigins, SAFE_METHODS } from "./internal/sameOriginRules.js";
 import * as Middleware from "./Middleware.js";
 
 /**
@@ -39,35 +36,6 @@ export interface SameOriginOptions {
  * @category middleware
  */
 export type TrustedOrigins = ReadonlySet<string>;
-
-const notAnOrigin = (origin: string) =>
-  `Same-origin check: "${origin}" is not an origin (scheme://host[:port])`;
-
-/** The origins parsed, or what is wrong with the first that is not one. */
-const parseOrigins = (origins: ReadonlyArray<string>): TrustedOrigins | string => {
-  const trusted = new Set<string>();
-  for (const origin of origins) {
-    let url: URL | undefined;
-    try {
-      url = new URL(origin);
-    } catch {
-      url = undefined;
-    }
-    if (url === undefined) return notAnOrigin(origin);
-    const isOrigin =
-      (url.protocol === "https:" || url.protocol === "http:") &&
-      url.username === "" &&
-      url.password === "" &&
-      url.pathname === "/" &&
-      url.search === "" &&
-      url.hash === "" &&
-      !origin.endsWith("?") &&
-      !origin.endsWith("#");
-    if (!isOrigin) return notAnOrigin(origin);
-    trusted.add(url.origin);
-  }
-  return trusted;
-};
 
 /**
  * Parses trusted origins, at startup: each is normalised to its `scheme://host[:port]`; one that
@@ -120,9 +88,6 @@ export const isCrossSite = (
   return origin !== undefined && !isOwnHost(origin, headers.host);
 };
 
-/** Methods that change nothing: never refused by the guard and the middleware. */
-const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
-
 const forbidden = new ForbiddenError();
 
 /**
@@ -167,50 +132,3 @@ export const make = (
         : undefined,
     );
   });
-
-/**
- * The check as classic middleware: `app.use(new SameOriginMiddleware())`. See {@link make}.
- *
- * @since 0.1.0
- * @category middleware
- */
-export class SameOriginMiddleware extends EffectMiddleware {
-  constructor(readonly options: SameOriginOptions = {}) {
-    super();
-  }
-
-  build(): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError, Scope.Scope> {
-    return make(this.options);
-  }
-}
-
-/**
- * The check as a classic guard: `@UseGuards(SameOriginGuard)` on a controller or a route (or
- * `new SameOriginGuard({ origins })`, or a global guard). A cross-site request with an unsafe
- * method is refused with 403 `Forbidden`; `GET`, `HEAD` and `OPTIONS` pass, so a controller's
- * pages stay reachable from links. An origin in `origins` that is not one throws a
- * `StartupError` when the guard is made.
- *
- * @example
- * @Controller("accounts")
- * @UseGuards(SessionGuard, SameOriginGuard)
- * class AccountsController {
- *   @Post(":provider/unlink") unlink() {}
- * }
- *
- * @since 0.1.0
- * @category middleware
- */
-export class SameOriginGuard implements CanActivate {
-  private readonly trusted: TrustedOrigins;
-
-  constructor(options: SameOriginOptions = {}) {
-    const parsed = parseOrigins(options.origins ?? []);
-    if (typeof parsed === "string") throw new StartupError({ message: parsed });
-    this.trusted = parsed;
-  }
-
-  canActivate(context: ExecutionContext): boolean {
-    return SAFE_METHODS.has(context.method) || !isCrossSite(context.headers, this.trusted);
-  }
-}

@@ -1,10 +1,8 @@
 import type * as HttpMiddleware from "@effect/platform/HttpMiddleware";
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
-import type * as Scope from "effect/Scope";
 import { StartupError } from "../di/StartupError.js";
 import { addDefaultHeaders } from "../server/internal/FastPath.js";
-import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 import { isHttps, type TrustProxy } from "./RequestInfo.js";
 import { make as parseTrustProxy } from "./TrustProxy.js";
@@ -130,20 +128,3 @@ export const make = (
       ),
     );
   });
-
-/**
- * Security headers, the classic way: `app.use(new SecurityHeadersMiddleware())`, or with
- * overrides such as `{ frameOptions: "SAMEORIGIN", hsts: false }`. See {@link make}.
- *
- * @since 0.1.0
- * @category middleware
- */
-export class SecurityHeadersMiddleware extends EffectMiddleware {
-  constructor(readonly options: SecurityHeadersOptions = {}) {
-    super();
-  }
-
-  build(): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError, Scope.Scope> {
-    return make(this.options);
-  }
-}

@@ -3,7 +3,6 @@ import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
 import * as Runtime from "effect/Runtime";
-import type * as Scope from "effect/Scope";
 import { StartupError } from "../di/StartupError.js";
 import { errorResponse } from "../http/ErrorResponse.js";
 import { RequestTimeoutError } from "../http/HttpError.js";
@@ -14,7 +13,6 @@ import {
   finishers,
   RequestDeadline,
 } from "../server/internal/FastPath.js";
-import { EffectMiddleware } from "./EffectMiddleware.js";
 import * as Middleware from "./Middleware.js";
 
 /**
@@ -120,20 +118,3 @@ export const make = (
   });
   return Effect.succeed(middleware);
 };
-
-/**
- * Request timeout, the classic way: `app.use(new TimeoutMiddleware({ timeout: 5_000 }))`.
- * See {@link make}.
- *
- * @since 0.1.0
- * @category middleware
- */
-export class TimeoutMiddleware extends EffectMiddleware {
-  constructor(readonly options: TimeoutOptions = {}) {
-    super();
-  }
-
-  build(): Effect.Effect<HttpMiddleware.HttpMiddleware, StartupError, Scope.Scope> {
-    return make(this.options);
-  }
-}

@@ -18,7 +18,6 @@ export {
   type Authorization,
   type AuthorizeOptions,
   type CallbackError,
-  nonceHash,
   OAuth,
   type OAuthPipeline,
 } from "./OAuth.js";
@@ -29,7 +28,6 @@ export {
   type FacebookConfig,
   type GitHubConfig,
   type GoogleConfig,
-  isOidcConfig,
   type MicrosoftConfig,
   type OAuthConfig,
   type OAuthProvidersConfig,
@@ -37,7 +35,6 @@ export {
   type ProviderConfig,
   type Secret,
   type TwitterConfig,
-  toRedacted,
 } from "./OAuthConfig.js";
 export { fromEnv as oauthConfigFromEnv } from "./OAuthConfigFromEnv.js";
 export * from "./OAuthError.js";
@@ -61,19 +58,18 @@ export {
   type OAuthProviderService,
   type ProviderSettings,
 } from "./OAuthProvider.js";
-export { liveProviderSource, OAuthProviderSource } from "./OAuthProviderSource.js";
+export { OAuthProviderSource } from "./OAuthProviderSource.js";
 export {
   OAuthProviders,
   type OAuthProvidersService,
   type ProviderLayers,
 } from "./OAuthProviders.js";
-export {
-  type OAuthCallbackResult,
-  type OAuthSession,
-  type OAuthSignIn,
-  type OAuthTokens,
-  type OAuthUser,
-  toCallbackResult,
+export type {
+  OAuthCallbackResult,
+  OAuthSession,
+  OAuthSignIn,
+  OAuthTokens,
+  OAuthUser,
 } from "./OAuthResult.js";
 /**
  * The Effect face's social-login routes (`/login/:provider`, the callback, the session routes) as
@@ -82,21 +78,13 @@ export {
  * @since 0.1.0
  */
 export * as OAuthRoutes from "./OAuthRoutes.js";
-export { OAuthRuntime } from "./OAuthRuntime.js";
 export { type AuthorizationResult, OAuthService, type RefreshedTokens } from "./OAuthService.js";
-export { OAuthSessionUser, sessionUserOf } from "./OAuthSessionUser.js";
+export { OAuthSessionUser } from "./OAuthSessionUser.js";
 export { OAuthStateGuard, requireOAuthState } from "./OAuthStateGuard.js";
-export {
-  OAuthTransaction,
-  TRANSACTION_TTL,
-  TransactionRedirects,
-} from "./OAuthTransaction.js";
-export {
-  isEndpointUrl,
-  type ProviderEndpoints,
-  type ResolvedEndpoints,
-  resolveEndpoints,
-  validateEndpoint,
+export { OAuthTransaction, TRANSACTION_TTL } from "./OAuthTransaction.js";
+export type {
+  ProviderEndpoints,
+  ResolvedEndpoints,
 } from "./ProviderEndpoints.js";
 /**
  * Sign in with Facebook: the provider's endpoints and its `OAuthProvider` layer.
@@ -135,7 +123,6 @@ export * as OidcProvider from "./providers/oidc.js";
  * @since 0.1.0
  */
 export * as TwitterProvider from "./providers/twitter.js";
-export { normaliseOrigins, validateRedirect, withErrorCode } from "./RedirectPolicy.js";
 /**
  * A `TransactionStore` in Redis: sign-in transactions shared by every instance of a scaled-out
  * app.
@@ -153,13 +140,10 @@ export {
   usesPkce,
 } from "./SupportedProvider.js";
 export {
-  MIN_SEALING_KEY_LENGTH,
-  makeSealer,
   TransactionSealer,
   type TransactionSealerService,
 } from "./TransactionSealer.js";
 export {
-  DEFAULT_MAX_PER_CLIENT,
   type LocalTransactionStoreOptions,
   TransactionStore,
   TransactionStoreError,

@@ -4,8 +4,9 @@ import type { StartupError } from "../di/StartupError.js";
 import { buildDocument } from "./BuildDocument.js";
 import type { ServedRoute } from "./ClassicOperations.js";
 import { docsRoutes } from "./DocsRoutes.js";
+import { routeDescription } from "./internal/routeDescription.js";
 import type { OpenApiOptions } from "./OpenApiOptions.js";
-import { type RouteDescription, routeDescription } from "./RouteDescription.js";
+import type { RouteDescription } from "./RouteDescription.js";
 
 /**
  * The docs routes of a classic app (`openapi` option), built once, at startup: its

@@ -1,12 +1,14 @@
 import type { RouteScan } from "../compiler/ControllerScan.js";
 import {
   answeredVersions,
+  versionedPath,
+  versionList,
+} from "../pipeline/internal/versionedRoutes.js";
+import {
   VERSION_NEUTRAL,
   type VersionId,
   type VersioningOptions,
   VersioningType,
-  versionedPath,
-  versionList,
 } from "../pipeline/Versioning.js";
 import type { JsonSchema, MethodName, Operation, Parameter, Response } from "./OpenApiDocument.js";
 

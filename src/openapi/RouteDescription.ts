@@ -1,7 +1,6 @@
 import type * as HttpApi from "@effect/platform/HttpApi";
 import type * as Effect from "effect/Effect";
-
-const DescriptionId: unique symbol = Symbol.for("effect-strata/openapi/RouteDescription");
+import { DescriptionId } from "./internal/routeDescription.js";
 
 /**
  * How a route that is not a controller's (a module's built-in routes, say) is described: the
@@ -24,7 +23,3 @@ export const describeRoute = <Route extends object>(
   route: Route,
   description: RouteDescription,
 ): Route => Object.assign(route, { [DescriptionId]: description });
-
-/** The description of `route`, if it has one. */
-export const routeDescription = (route: object): RouteDescription | undefined =>
-  (route as { readonly [DescriptionId]?: RouteDescription })[DescriptionId];

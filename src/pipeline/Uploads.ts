@@ -15,6 +15,7 @@ import * as Stream from "effect/Stream";
 import { BadRequestError, PayloadTooLargeError } from "../http/HttpError.js";
 import { nodeSource } from "../http/NodeSource.js";
 import type { UploadedFile } from "../http/UploadedFile.js";
+import { isMultipart } from "./internal/isMultipart.js";
 
 /**
  * Limits of one upload request; past any of them the request gets 413 in the standard error
@@ -92,12 +93,6 @@ export interface FileRules<E = never> {
   /** Keeps a file (`true`), skips it unread (`false`), or fails the request. */
   readonly filter?: (file: FilePartInfo) => Effect.Effect<boolean, E>;
 }
-
-/** `true` when the request declares a `multipart/form-data` body with a boundary. */
-export const isMultipart = (request: HttpServerRequest.HttpServerRequest): boolean => {
-  const type = request.headers["content-type"]?.toLowerCase() ?? "";
-  return type.startsWith("multipart/form-data") && type.includes("boundary=");
-};
 
 const notMultipart = new BadRequestError("Expected a multipart/form-data request");
 const malformed = new BadRequestError("Malformed multipart body");

@@ -9,12 +9,10 @@ import * as HttpRouter from "@effect/platform/HttpRouter";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
-import * as Either from "effect/Either";
-import * as ParseResult from "effect/ParseResult";
 import * as Schema from "effect/Schema";
-import { validationError } from "../http/ErrorResponse.js";
 import type { BadRequestError, PayloadTooLargeError } from "../http/HttpError.js";
 import { DEFAULT_BODY_LIMIT, readBody } from "../http/RequestBody.js";
+import { validator } from "./internal/schemaValidator.js";
 
 /**
  * What validates a DTO: a `Schema.Class` or any Schema needing no services. The decoded
@@ -35,28 +33,6 @@ export type DtoSchema = Schema.Schema.AnyNoContext;
 export interface ValidationOptions {
   readonly onExcessProperty?: "ignore" | "error" | "preserve";
 }
-
-/** `true` for an Effect Schema (including `Schema.Class` DTOs). */
-export const isSchema = (u: unknown): u is DtoSchema => Schema.isSchema(u);
-
-/**
- * Compiles a Schema into a synchronous validator, once: every failing field is reported,
- * not only the first.
- *
- * @since 0.1.0
- * @category validation
- */
-export const validator = <A, I>(
-  schema: Schema.Schema<A, I, never>,
-  options: ValidationOptions = {},
-): ((input: unknown) => Either.Either<A, BadRequestError>) => {
-  // The issue itself, not a `ParseError` made from it: an Error would capture a stack (~4 us).
-  const decode = ParseResult.decodeUnknownEither(schema, {
-    errors: "all",
-    onExcessProperty: options.onExcessProperty ?? "ignore",
-  });
-  return (input) => Either.mapLeft(decode(input), validationError);
-};
 
 /**
  * Validates a value against `schema` as an Effect.
@@ -93,7 +69,7 @@ export const body = <A, I>(
   options: ValidationOptions & {
     /** Largest body in bytes (default 1 MB): 413 past it. */
     readonly limit?: number;
-    /** Deepest JSON nesting (default `JsonDepth.currentJsonDepthLimit`, 1000): 400 past it. */
+    /** Deepest JSON nesting (default: what `JsonDepth.withJsonDepthLimit` sets, 1000): 400 past it. */
     readonly depthLimit?: number;
   } = {},
 ): Effect.Effect<

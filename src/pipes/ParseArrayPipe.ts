@@ -1,12 +1,13 @@
 import { isHttpError } from "../http/HttpError.js";
-import { DEFAULT_JSON_DEPTH_LIMIT, exceedsJsonDepth } from "../http/JsonDepth.js";
+import { DEFAULT_JSON_DEPTH_LIMIT, exceedsJsonDepth } from "../http/internal/jsonDepth.js";
 import { isThenable } from "../http/UserCode.js";
+import { isSchema } from "../pipeline/internal/schemaValidator.js";
 import {
   type ArgumentMetadata,
   type PipeContext,
   PipeTransform,
 } from "../pipeline/PipeTransform.js";
-import { type DtoSchema, isSchema } from "../pipeline/Validation.js";
+import type { DtoSchema } from "../pipeline/Validation.js";
 import { httpError, isNil } from "./ParsePipeOptions.js";
 import { ValidationPipe, type ValidationPipeOptions } from "./ValidationPipe.js";
 

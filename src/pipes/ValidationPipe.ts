@@ -10,12 +10,13 @@ import {
   usesClassValidator,
   type ValidationError,
 } from "../pipeline/ClassValidation.js";
+import { isSchema } from "../pipeline/internal/schemaValidator.js";
 import {
   type ArgumentMetadata,
   type PipeContext,
   PipeTransform,
 } from "../pipeline/PipeTransform.js";
-import { type DtoSchema, isSchema, type ValidationOptions } from "../pipeline/Validation.js";
+import type { DtoSchema, ValidationOptions } from "../pipeline/Validation.js";
 import { httpError } from "./ParsePipeOptions.js";
 
 /**

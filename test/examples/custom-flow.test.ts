@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAppModule } from "../../examples/custom-flow/app.js";
 import { StrataApp } from "../../src/index.js";
-import { nonceHash } from "../../src/oauth/index.js";
+import { nonceHash } from "../../src/oauth/OAuthAuthorization.js";
 import { request } from "../../src/testing/index.js";
 import { fullTokens, idToken } from "../oauth/fixtures.js";
 import { form, mockNetwork } from "../oauth/support/network.js";

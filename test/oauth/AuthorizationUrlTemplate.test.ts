@@ -8,10 +8,10 @@ import {
   GitHubProvider,
   GoogleProvider,
   MicrosoftProvider,
-  nonceHash,
   type OAuthProviderService,
   TwitterProvider,
 } from "../../src/oauth/index.js";
+import { nonceHash } from "../../src/oauth/OAuthAuthorization.js";
 import { credentials } from "./fixtures.js";
 import { live } from "./support/liveProvider.js";
 import { mockProvider } from "./support/mockProvider.js";

@@ -9,13 +9,13 @@ import * as Option from "effect/Option";
 import * as Redacted from "effect/Redacted";
 import * as TestClock from "effect/TestClock";
 import {
-  nonceHash,
   OAuth,
   OAuthProviders,
   type OAuthTransaction,
   oauthConfigFromEnv,
   SecureRandom,
 } from "../../src/oauth/index.js";
+import { nonceHash } from "../../src/oauth/OAuthAuthorization.js";
 import { validateState } from "../../src/oauth/StateCheck.js";
 import { type MockCalls, mockProviderLayer } from "./support/mockProvider.js";
 

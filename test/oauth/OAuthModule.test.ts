@@ -14,7 +14,6 @@ import {
   StrataResponse,
 } from "../../src/index.js";
 import {
-  nonceHash,
   type OAuthCallbackHandler,
   type OAuthCallbackResult,
   OAuthHttpError,
@@ -23,6 +22,7 @@ import {
   OAuthService,
   type SupportedProvider,
 } from "../../src/oauth/index.js";
+import { nonceHash } from "../../src/oauth/OAuthAuthorization.js";
 import { request, Test } from "../../src/testing/index.js";
 import { ACCESS_TOKEN, credentials, fullTokens, githubUser, idToken, s256 } from "./fixtures.js";
 import { form, mockNetwork } from "./support/network.js";

@@ -7,7 +7,11 @@ import * as Either from "effect/Either";
 import * as fc from "effect/FastCheck";
 import * as Option from "effect/Option";
 import { StrataResponse } from "../../src/index.js";
-import { normaliseOrigins, validateRedirect, withErrorCode } from "../../src/oauth/index.js";
+import {
+  normaliseOrigins,
+  validateRedirect,
+  withErrorCode,
+} from "../../src/oauth/RedirectPolicy.js";
 import { mockNetwork } from "./support/network.js";
 import { mockLogin, tokenRequests } from "./support/providerNetwork.js";
 import { callback, get, logs, oauthServer, start } from "./support/server.js";

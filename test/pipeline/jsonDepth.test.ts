@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer";
 import * as Schema from "effect/Schema";
 import { describe, expect, it } from "vitest";
 import { JsonDepth, Validation } from "../../src/effect/index.js";
+import { exceedsJsonDepth } from "../../src/http/internal/jsonDepth.js";
 import { DEFAULT_JSON_DEPTH_LIMIT } from "../../src/http/JsonDepth.js";
 import {
   Body,
@@ -227,18 +228,16 @@ layer(serveTest(EffectRoutes))("check 44: the Effect face", (it) => {
   );
 });
 
-describe("JsonDepth.exceedsJsonDepth", () => {
+describe("exceedsJsonDepth", () => {
   it("counts arrays and objects, not what strings hold, and walks a million levels without recursing", () => {
-    expect(JsonDepth.exceedsJsonDepth(JSON.parse(nestedBody(3)), 3)).toBe(false);
-    expect(JsonDepth.exceedsJsonDepth(JSON.parse(nestedBody(4)), 3)).toBe(true);
-    expect(JsonDepth.exceedsJsonDepth(JSON.parse(`{"a":"[[[[[[","b":{"__proto__":{}}}`), 3)).toBe(
-      false,
-    );
-    expect(JsonDepth.exceedsJsonDepth(JSON.parse(`{"b":{"__proto__":{"c":[]}}}`), 3)).toBe(true);
-    expect(JsonDepth.exceedsJsonDepth("[[[[", 1)).toBe(false);
+    expect(exceedsJsonDepth(JSON.parse(nestedBody(3)), 3)).toBe(false);
+    expect(exceedsJsonDepth(JSON.parse(nestedBody(4)), 3)).toBe(true);
+    expect(exceedsJsonDepth(JSON.parse(`{"a":"[[[[[[","b":{"__proto__":{}}}`), 3)).toBe(false);
+    expect(exceedsJsonDepth(JSON.parse(`{"b":{"__proto__":{"c":[]}}}`), 3)).toBe(true);
+    expect(exceedsJsonDepth("[[[[", 1)).toBe(false);
     const million = 1_000_000;
     const deep = JSON.parse("[".repeat(million) + "]".repeat(million));
-    expect(JsonDepth.exceedsJsonDepth(deep, 1000)).toBe(true);
-    expect(JsonDepth.exceedsJsonDepth(deep, million)).toBe(false);
+    expect(exceedsJsonDepth(deep, 1000)).toBe(true);
+    expect(exceedsJsonDepth(deep, million)).toBe(false);
   });
 });

@@ -5,15 +5,10 @@ import type { RequestContext } from "../../http/RequestContext.js";
 import type { UploadedFile } from "../../http/UploadedFile.js";
 import type { ExecutionContext } from "../ExecutionContext.js";
 import { type CallHandler, Interceptor } from "../Interceptor.js";
-import {
-  type FilePartInfo,
-  type FileRules,
-  isMultipart,
-  readUpload,
-  type UploadLimits,
-} from "../Uploads.js";
+import { type FilePartInfo, type FileRules, readUpload, type UploadLimits } from "../Uploads.js";
 import type { EnhancerRef, EnhancerRefs } from "./enhancers.js";
 import type { HttpExecution } from "./execution.js";
+import { isMultipart } from "./isMultipart.js";
 
 /** multer's `fileFilter`: called once per file before its content is read. */
 export type FileFilter = (

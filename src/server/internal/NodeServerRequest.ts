@@ -14,7 +14,7 @@ import * as FiberRef from "effect/FiberRef";
 import * as Inspectable from "effect/Inspectable";
 import * as Option from "effect/Option";
 import * as Stream from "effect/Stream";
-import { currentJsonDepthLimit, parsedJsonExceedsDepth } from "../../http/JsonDepth.js";
+import { currentJsonDepthLimit, parsedJsonExceedsDepth } from "../../http/internal/jsonDepth.js";
 
 /** The multipart parser, imported on the first multipart request: most apps never need it. */
 const loadNodeMultipart = Effect.promise(
