@@ -20,7 +20,8 @@ import type { UploadLimits } from "../pipeline/Uploads.js";
 import type { ValidationPipe } from "../pipes/ValidationPipe.js";
 import { type EnhancerScan, type RouteScan, scanController } from "./ControllerScan.js";
 import { compileParam, paramPipes } from "./ParamPipes.js";
-import { type CompiledParam, type RouteServices, routeHandler } from "./RouteHandler.js";
+import { routeHandler } from "./RouteHandler.js";
+import type { CompiledParam, RouteServices } from "./RoutePlan.js";
 
 /** The app-wide guards, interceptors, filters and pipes, resolved once. */
 export interface GlobalEnhancers {

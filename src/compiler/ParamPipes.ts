@@ -6,7 +6,7 @@ import { isSchema } from "../pipeline/internal/schemaValidator.js";
 import type { ArgumentMetadata, PipeTransform } from "../pipeline/PipeTransform.js";
 import { isPlainType, ValidationPipe } from "../pipes/ValidationPipe.js";
 import type { ParamScan, RouteScan } from "./ControllerScan.js";
-import type { CompiledParam } from "./RouteHandler.js";
+import type { CompiledParam } from "./RoutePlan.js";
 
 type PipeRefs = ReadonlyArray<EnhancerRef<PipeTransform>>;
 
