@@ -82,7 +82,8 @@ export const pathUnderGlobalPrefix = (
 
 /**
  * The path `exclude` is matched against: the route's own, without its URI version segment
- * (`/v1/foo/bar` is `foo/bar` to `exclude: ["foo/bar"]`, as in NestJS).
+ * (`/v1/foo/bar` is `foo/bar` to `exclude: ["foo/bar"]`, as in NestJS); the versioned path
+ * (`"v1/foo/bar"`) excludes it too.
  */
 const unversioned = (
   compiled: CompiledRoute,
@@ -109,8 +110,12 @@ export const withGlobalPrefix = (
   if (under === undefined) return routes;
   return routes.map((compiled) => {
     const { route } = compiled;
-    const prefix = under(route.method, unversioned(compiled, versioning));
+    // Excluded by its path without the version (NestJS's spelling) or with it (Strata's before).
+    const bare = unversioned(compiled, versioning);
+    const prefix = under(route.method, bare);
     if (prefix === undefined) return compiled;
+    if (bare !== route.path && under(route.method, String(route.path)) === undefined)
+      return compiled;
     return {
       route: HttpLayerRouter.prefixRoute(route, prefix),
       handlers: compiled.handlers.map((h) => ({

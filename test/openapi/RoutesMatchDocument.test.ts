@@ -1,4 +1,4 @@
-// The router and the document cannot drift: both read a controller's scan (routes/ControllerScan.ts),
+// The router and the document cannot drift: both read a controller's scan (compiler/ControllerScan.ts),
 // and nothing else of its decorators. For a set of controllers under each versioning, every route the
 // app serves is described at the same method, path and version, and every described operation is
 // served: a request built from the document alone (its path, query and header parameters, its body,
@@ -329,7 +329,7 @@ describe("the served routes and the document", () => {
 });
 
 describe("one reader of a controller's metadata", () => {
-  // The decorators' metadata of controllers and handlers is read in routes/ControllerScan.ts only;
+  // The decorators' metadata of controllers and handlers is read in compiler/ControllerScan.ts only;
   // the router and the document read the scan. Readers of other classes' metadata are named here.
   const otherReaders: Readonly<Record<string, string>> = {
     "openapi/ApiProperty.ts": "DTO properties' @ApiProperty",
@@ -338,13 +338,13 @@ describe("one reader of a controller's metadata", () => {
   };
   const root = join(import.meta.dirname, "..", "..", "src");
 
-  it("no other file of routes/ or openapi/ reads decorator metadata", () => {
+  it("no other file of compiler/ or openapi/ reads decorator metadata", () => {
     const reads = /\b(readMetadata|readList|readOn|getMetadata|getOwnMetadata)\s*[<(]/;
-    const offending = ["routes", "openapi"].flatMap((folder) =>
+    const offending = ["compiler", "openapi"].flatMap((folder) =>
       readdirSync(join(root, folder))
         .filter((file) => file.endsWith(".ts"))
         .map((file) => `${folder}/${file}`)
-        .filter((file) => file !== "routes/ControllerScan.ts" && otherReaders[file] === undefined)
+        .filter((file) => file !== "compiler/ControllerScan.ts" && otherReaders[file] === undefined)
         .filter((file) => reads.test(readFileSync(join(root, file), "utf8"))),
     );
     expect(offending).toEqual([]);
