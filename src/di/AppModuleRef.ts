@@ -32,6 +32,27 @@ const contextStores = (
 };
 
 /**
+ * The providers `token` names for {@link ModuleRef}: `each` every one registered under it
+ * (`strict`: only the root module's), else the one `strict` sees in the root module or
+ * `lookup` finds.
+ */
+const providersOf = (
+  graph: ModuleGraph,
+  lookup: (token: InjectionToken) => ProviderNode | undefined,
+  token: InjectionToken,
+  options: ModuleRefOptions,
+): ReadonlyArray<ProviderNode> => {
+  if (options.each === true) {
+    return graph.providers.filter(
+      (node) =>
+        node.token === token && (options.strict !== true || graph.rootVisible.get(token) === node),
+    );
+  }
+  const node = options.strict === true ? graph.rootVisible.get(token) : lookup(token);
+  return node === undefined ? [] : [node];
+};
+
+/**
  * What the app's {@link ModuleRef} reads: the bindings as they are built (so a provider's
  * `onModuleInit` can already `get` what was built before it), and one request store per
  * {@link ContextId}, released with the app.
@@ -42,20 +63,6 @@ export const moduleRefSource = (
   lookup: (token: InjectionToken) => ProviderNode | undefined,
   appScope: Scope.Scope,
 ): ModuleRefSource => {
-  const nodesOf = (
-    token: InjectionToken,
-    options: ModuleRefOptions,
-  ): ReadonlyArray<ProviderNode> => {
-    if (options.each === true) {
-      return graph.providers.filter(
-        (node) =>
-          node.token === token &&
-          (options.strict !== true || graph.rootVisible.get(token) === node),
-      );
-    }
-    const node = options.strict === true ? graph.rootVisible.get(token) : lookup(token);
-    return node === undefined ? [] : [node];
-  };
   const bindingOf = (node: ProviderNode): Binding => {
     const binding = bindings.get(node);
     if (binding === undefined) {
@@ -80,7 +87,7 @@ export const moduleRefSource = (
     describe: tokenName,
     scopeOf: (token) => lookup(token)?.scope,
     getAll: (token, options) =>
-      nodesOf(token, options).map((node) => {
+      providersOf(graph, lookup, token, options).map((node) => {
         const binding = bindingOf(node);
         if (binding._tag === "Instance") return binding.instance;
         if (node.scope === ProviderScope.REQUEST) {
@@ -94,7 +101,9 @@ export const moduleRefSource = (
     resolveAll: (token, contextId, options) => {
       const store = storeOf(contextId);
       return Effect.runPromise(
-        Effect.forEach(nodesOf(token, options), (node) => inContext(node, store)),
+        Effect.forEach(providersOf(graph, lookup, token, options), (node) =>
+          inContext(node, store),
+        ),
       );
     },
     create: (type) => {
