@@ -40,6 +40,8 @@ export class AppRuntime {
   prepared: PreparedApp | undefined;
   /** The listening server. */
   server: HttpServer.HttpServer | undefined;
+  /** The host `listen` was given (none: node's default, every interface). */
+  listenHost: string | undefined;
   private closing: Promise<void> | undefined;
   private signal: string | undefined;
   private stopListeningForSignals: (() => void) | undefined;
@@ -93,6 +95,7 @@ export class AppRuntime {
     );
     if (Exit.isFailure(exit)) throw listenFailure(exit.cause);
     this.server = exit.value;
+    this.listenHost = host;
     const signals = this.app.options().shutdown?.signals ?? ["SIGTERM", "SIGINT"];
     if (signals !== false && signals.length > 0) {
       this.stopListeningForSignals = onShutdownSignals(signals, (signal) => this.stop(signal));
@@ -136,7 +139,7 @@ export class AppRuntime {
 
   /** The base URL of the listening server. */
   url(): string {
-    return serverUrl(this.server?.address);
+    return serverUrl(this.server?.address, this.listenHost === undefined);
   }
 
   /** The node `http.Server` in front of the app, listening on a loopback port when first connected. */

@@ -26,7 +26,8 @@ export const addressOf = (server: Server, port: number): HttpServer.Address => {
     ? { _tag: "UnixAddress", path: address }
     : {
         _tag: "TcpAddress",
-        hostname: address?.address ?? "0.0.0.0",
+        // Every interface is `0.0.0.0`, IPv6 ones (`::`) included, as on the stock node server.
+        hostname: address?.address === "::" ? "0.0.0.0" : (address?.address ?? "0.0.0.0"),
         port: address?.port ?? port,
       };
 };
