@@ -30,14 +30,34 @@ const withCors = (options: NestApplicationOptions): StrataAppOptions => {
 };
 
 /**
+ * Another NestJS HTTP adapter given where options are expected (`new FastifyAdapter()`): an object
+ * with the adapter's methods, which no options object has. Named in the error it gets.
+ */
+const otherAdapterName = (value: unknown): string | undefined => {
+  if (typeof value !== "object" || value === null) return undefined;
+  const adapter = value as { readonly getInstance?: unknown; readonly listen?: unknown };
+  if (typeof adapter.getInstance !== "function" && typeof adapter.listen !== "function") {
+    return undefined;
+  }
+  return value.constructor?.name || "this HTTP adapter";
+};
+
+/**
  * The options of NestJS's `(adapter?, options?)` arguments: an `ExpressAdapter` is checked (its
- * Express app must have no routes or middleware of its own) and then left aside.
+ * Express app must have no routes or middleware of its own) and then left aside; any other
+ * adapter (`FastifyAdapter`) is refused, naming it and what to use.
  */
 export const appOptions = (
   where: string,
   adapterOrOptions: ExpressAdapter | NestApplicationOptions | undefined,
   options: NestApplicationOptions | undefined,
 ): StrataAppOptions | undefined => {
+  const other = otherAdapterName(adapterOrOptions);
+  if (other !== undefined && !(adapterOrOptions instanceof ExpressAdapter)) {
+    throw new Error(
+      `${where}: ${other} is not supported: Strata serves HTTP with its own engine (no Fastify or other adapter). Leave the adapter out; test with app.getHttpServer() and supertest, or Strata's request() from effect-strata/testing, instead of app.inject().`,
+    );
+  }
   const given =
     adapterOrOptions instanceof ExpressAdapter
       ? (adapterOrOptions.checkUnused(where), options)

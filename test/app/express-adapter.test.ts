@@ -70,6 +70,25 @@ describe("ExpressAdapter", () => {
     }
   });
 
+  it("refuses another adapter (Fastify's) at creation, naming it and what to use", async () => {
+    /** What `@nestjs/platform-fastify`'s adapter looks like to Strata: an object of methods. */
+    class FastifyAdapter {
+      getInstance() {
+        return {};
+      }
+      listen() {}
+    }
+    const module = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const adapter = new FastifyAdapter() as unknown as ExpressAdapter;
+    expect(() => module.createNestApplication(adapter)).toThrow(
+      "createNestApplication: FastifyAdapter is not supported: Strata serves HTTP with its own engine (no Fastify or other adapter). Leave the adapter out; test with app.getHttpServer() and supertest",
+    );
+    await expect(NestFactory.create(AppModule, adapter)).rejects.toThrow(
+      "NestFactory.create: FastifyAdapter is not supported",
+    );
+    await module.close();
+  });
+
   it("listen(port, callback) runs the callback once listening", async () => {
     const app = await NestFactory.create(AppModule);
     let url = "";
