@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect";
 import * as ExecutionStrategy from "effect/ExecutionStrategy";
-import type * as Exit from "effect/Exit";
+import * as Exit from "effect/Exit";
 import * as Scope from "effect/Scope";
 
 interface ScopeState {
@@ -53,6 +53,13 @@ const hasKnownShape = (scope: Scope.CloseableScope): boolean => {
 };
 
 /**
+ * The state of a scope closed with `Exit.void` and nothing to finalize: one object for every
+ * request (Effect's own scopes share a closed state too: a scope forked from a closed one takes
+ * its parent's), never written to, as Effect replaces a scope's state instead.
+ */
+const closedVoid: ScopeState["state"] = { _tag: "Closed", exit: Exit.void };
+
+/**
  * Closes a scope made by {@link makeRequestScopes}: at once when nothing was added to it (what
  * `Scope.close` does then, without running an Effect), and `Effect.void` is returned; otherwise
  * the Effect that runs its finalizers, uninterruptibly (always, for a scope of another shape).
@@ -67,7 +74,7 @@ export const closeRequestScope = (
     return Effect.uninterruptible(Scope.close(scope, exit));
   if (state._tag === "Closed") return Effect.void;
   if (state.finalizers.size === 0) {
-    shaped.state = { _tag: "Closed", exit };
+    shaped.state = exit === Exit.void ? closedVoid : { _tag: "Closed", exit };
     return Effect.void;
   }
   return Effect.uninterruptible(Scope.close(scope, exit));

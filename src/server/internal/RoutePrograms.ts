@@ -29,29 +29,31 @@ export interface RoutePrograms {
   readonly unmatched: Effect.Effect<void> | undefined;
 }
 
+const requestKey = HttpServerRequest.HttpServerRequest.key;
+const scopeKey = Scope.Scope.key;
+
 /**
  * The response step of a request: the request from the fiber's context, the platform's
  * pre-response handlers (their failures answered like the handler's), the write, then the
  * request scope closed (at once when nothing was added to it). An interruption or defect before
- * that closes it from outside (see `FastDispatch`).
+ * that closes it from outside (see `FastDispatch`). Without pre-response handlers (the usual
+ * case) it makes no closure: nothing is allocated for a response written at once.
  */
 const respondOn = (fiber: RequestFiber, response: HttpServerResponse.HttpServerResponse) => {
   const context = fiber.currentContext.unsafeMap;
-  const request = context.get(HttpServerRequest.HttpServerRequest.key) as NodeServerRequest;
-  const scope = context.get(Scope.Scope.key) as Scope.CloseableScope;
+  const request = context.get(requestKey) as NodeServerRequest;
+  const scope = context.get(scopeKey) as Scope.CloseableScope;
   const handlers = fiber.getFiberRef(HttpApp.currentPreResponseHandlers);
-  const write = (final: HttpServerResponse.HttpServerResponse) =>
-    writeNodeResponse(request.response, request.method, final);
   const written =
     handlers._tag === "None"
-      ? write(response)
+      ? writeNodeResponse(request.response, request.method, response)
       : Effect.flatMap(
           Effect.catchAllCause(
             // Suspended: a handler that throws is answered like one that fails.
             Effect.suspend(() => handlers.value(request, response)),
             causeToResponse,
           ),
-          write,
+          (final) => writeNodeResponse(request.response, request.method, final),
         );
   return written === Effect.void
     ? closeRequestScope(scope, Exit.void)
