@@ -913,6 +913,46 @@ describe("Strata's node server", () => {
       }),
     );
 
+    it.scopedLive("closes the scopes forked from the request scope that are still open", () =>
+      Effect.gen(function* () {
+        const events: Array<string> = [];
+        const port = yield* listen(
+          HttpLayerRouter.add(
+            "GET",
+            "/forked-scopes",
+            Effect.gen(function* () {
+              const scope = yield* Effect.scope;
+              // Closed before the response: the request scope is left with nothing to run.
+              const closed = yield* Scope.fork(scope, ExecutionStrategy.sequential);
+              yield* Scope.addFinalizerExit(closed, (exit) =>
+                Effect.sync(() => events.push(`closed early: ${exit._tag}`)),
+              );
+              yield* Scope.close(closed, Exit.void);
+              const open = yield* Scope.fork(scope, ExecutionStrategy.sequential);
+              yield* Scope.addFinalizerExit(open, (exit) =>
+                Effect.sync(() => events.push(`closed with the request: ${exit._tag}`)),
+              );
+              events.push("handler");
+              return HttpServerResponse.text(String(events.length));
+            }),
+          ),
+        );
+        const reply = yield* send(port, "/forked-scopes");
+        expect(reply.status).toBe(200);
+        expect(reply.text).toBe("2");
+        yield* eventually("the open scope is closed", () => events.length === 3);
+        expect(events).toEqual([
+          "closed early: Success",
+          "handler",
+          "closed with the request: Success",
+        ]);
+        // With only the early one: closed at once, nothing left to run.
+        const again = yield* send(port, "/forked-scopes");
+        expect(again.status).toBe(200);
+        yield* eventually("the second request's scope is closed", () => events.length === 6);
+      }),
+    );
+
     it.scopedLive(
       "closes a request scope left empty with a success: work added to it after the response runs at once",
       () =>
