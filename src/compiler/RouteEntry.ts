@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect";
 import * as Scope from "effect/Scope";
 import type { Enhancers } from "../pipeline/internal/enhancers.js";
 import { HttpExecution, type RouteTarget } from "../pipeline/internal/execution.js";
+import { type DirectBody, recordDirectRoute } from "../server/internal/FastPath.js";
 import type { RouteServices } from "./RoutePlan.js";
 import type { Step } from "./RouteSteps.js";
 
@@ -23,7 +24,7 @@ export const routeEntry = (
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices> => {
   const enhancers = fixed ?? unresolved;
   // The request's services read in one step (`contextWithEffect` takes two).
-  return Effect.withFiberRuntime((fiber) => {
+  const body: DirectBody = (fiber) => {
     const services = fiber.currentContext as Context.Context<RouteServices>;
     return run(
       new HttpExecution(
@@ -36,7 +37,11 @@ export const routeEntry = (
         enhancers,
       ),
     );
-  }) as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices>;
+  };
+  const entry = Effect.withFiberRuntime(body);
+  // Strata's server calls `body` in its own first step (see `recordDirectRoute`).
+  recordDirectRoute(entry, body);
+  return entry as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, RouteServices>;
 };
 
 const requestKey = HttpServerRequest.HttpServerRequest.key;

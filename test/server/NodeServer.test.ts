@@ -11,6 +11,7 @@ import { describe, expect, it } from "@effect/vitest";
 import * as Context from "effect/Context";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
+import * as ExecutionStrategy from "effect/ExecutionStrategy";
 import * as Exit from "effect/Exit";
 import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
@@ -910,6 +911,87 @@ describe("Strata's node server", () => {
         yield* eventually("the finalizer runs", () => events.length === 2);
         expect(events).toEqual(["handler", "finalizer: Success, response ended: true"]);
       }),
+    );
+
+    it.scopedLive("closes the scopes forked from the request scope that are still open", () =>
+      Effect.gen(function* () {
+        const events: Array<string> = [];
+        const port = yield* listen(
+          HttpLayerRouter.add(
+            "GET",
+            "/forked-scopes",
+            Effect.gen(function* () {
+              const scope = yield* Effect.scope;
+              // Closed before the response: the request scope is left with nothing to run.
+              const closed = yield* Scope.fork(scope, ExecutionStrategy.sequential);
+              yield* Scope.addFinalizerExit(closed, (exit) =>
+                Effect.sync(() => events.push(`closed early: ${exit._tag}`)),
+              );
+              yield* Scope.close(closed, Exit.void);
+              const open = yield* Scope.fork(scope, ExecutionStrategy.sequential);
+              yield* Scope.addFinalizerExit(open, (exit) =>
+                Effect.sync(() => events.push(`closed with the request: ${exit._tag}`)),
+              );
+              events.push("handler");
+              return HttpServerResponse.text(String(events.length));
+            }),
+          ),
+        );
+        const reply = yield* send(port, "/forked-scopes");
+        expect(reply.status).toBe(200);
+        expect(reply.text).toBe("2");
+        yield* eventually("the open scope is closed", () => events.length === 3);
+        expect(events).toEqual([
+          "closed early: Success",
+          "handler",
+          "closed with the request: Success",
+        ]);
+        // With only the early one: closed at once, nothing left to run.
+        const again = yield* send(port, "/forked-scopes");
+        expect(again.status).toBe(200);
+        yield* eventually("the second request's scope is closed", () => events.length === 6);
+      }),
+    );
+
+    it.scopedLive(
+      "closes a request scope left empty with a success: work added to it after the response runs at once",
+      () =>
+        Effect.gen(function* () {
+          const scopes: Array<Scope.Scope> = [];
+          const port = yield* listen(
+            HttpLayerRouter.add(
+              "GET",
+              "/keep-scope",
+              Effect.map(Effect.scope, (scope) => {
+                scopes.push(scope);
+                return HttpServerResponse.text("kept");
+              }),
+            ),
+          );
+          for (const _ of [1, 2]) {
+            const reply = yield* send(port, "/keep-scope");
+            expect(reply.status).toBe(200);
+            expect(reply.text).toBe("kept");
+          }
+          expect(scopes).toHaveLength(2);
+          expect(scopes[0]).not.toBe(scopes[1]);
+          for (const scope of scopes) {
+            const exits: Array<Exit.Exit<unknown, unknown>> = [];
+            yield* Scope.addFinalizer(
+              scope,
+              Effect.sync(() => exits.push(Exit.void)),
+            );
+            yield* Scope.addFinalizerExit(scope, (exit) => Effect.sync(() => exits.push(exit)));
+            expect(exits).toEqual([Exit.void, Exit.void]);
+            // A scope forked from a closed one is closed with the same exit.
+            const child = yield* Scope.fork(scope, ExecutionStrategy.sequential);
+            const childExits: Array<Exit.Exit<unknown, unknown>> = [];
+            yield* Scope.addFinalizerExit(child, (exit) =>
+              Effect.sync(() => childExits.push(exit)),
+            );
+            expect(childExits).toEqual([Exit.void]);
+          }
+        }),
     );
 
     it.scopedLive(

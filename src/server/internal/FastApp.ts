@@ -18,6 +18,8 @@ export interface FastApp {
   readonly wrap: <E, R>(
     handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, R>;
+  /** Whether {@link FastApp.wrap} adds nothing (no middleware): route handlers run as they are. */
+  readonly bare: boolean;
   /** The response for a failure of a wrapped handler. */
   readonly recover: (
     cause: Cause.Cause<unknown>,

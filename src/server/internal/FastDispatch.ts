@@ -38,6 +38,11 @@ Object.assign(FoundRouteContext.prototype, {
   [HttpRouter.RouteContextTypeId]: HttpRouter.RouteContextTypeId,
 });
 
+const requestKey = HttpServerRequest.HttpServerRequest.key;
+const queryKey = HttpServerRequest.ParsedSearchParams.key;
+const routeKey = HttpRouter.RouteContext.key;
+const scopeKey = Scope.Scope.key;
+
 /**
  * The fast path: the route is found before any fiber exists, the request's whole context
  * (request, route, query, scope) is built in one step, and the fiber runs the route's program
@@ -53,7 +58,7 @@ export const fastDispatch = (
 ): RequestListener => {
   const appServices = entriesOf(runtime.context.unsafeMap);
   // Without the app's scope: every request sets its own (one Map entry fewer to overwrite).
-  const base = appServices.filter(([key]) => key !== Scope.Scope.key);
+  const base = appServices.filter(([key]) => key !== scopeKey);
   const fork = makeRequestFork(
     runtime,
     requestFlags(runtime.runtimeFlags, fast.fiberMetrics),
@@ -80,7 +85,7 @@ export const fastDispatch = (
     program: Effect.Effect<void>,
   ) => {
     const scope = newScope();
-    map.set(Scope.Scope.key, scope);
+    map.set(scopeKey, scope);
     const fiber = fork(Context.unsafeMake(map), program);
     const exit = fiber.unsafePoll();
     if (exit !== null) {
@@ -104,8 +109,8 @@ export const fastDispatch = (
         return;
       }
       const map = mapOf(base);
-      map.set(HttpServerRequest.HttpServerRequest.key, request);
-      map.set(HttpServerRequest.ParsedSearchParams.key, {});
+      map.set(requestKey, request);
+      map.set(queryKey, {});
       run(map, request, unmatched);
       return;
     }
@@ -117,13 +122,13 @@ export const fastDispatch = (
       map.set(entry[0], entry[1]);
     }
     map.set(
-      HttpServerRequest.HttpServerRequest.key,
+      requestKey,
       route.prefix._tag === "Some"
         ? request.modify({ url: request.url.slice(route.prefix.value.length) || "/" })
         : request,
     );
-    map.set(HttpServerRequest.ParsedSearchParams.key, found.searchParams);
-    map.set(HttpRouter.RouteContext.key, new FoundRouteContext(route, found.params));
+    map.set(queryKey, found.searchParams);
+    map.set(routeKey, new FoundRouteContext(route, found.params));
     run(map, request, program.effect);
   };
 };

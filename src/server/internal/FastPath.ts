@@ -16,6 +16,7 @@ export {
   finishers,
   outermostForms,
 } from "./DecoratedRun.js";
+export { type DirectBody, recordDirectRoute } from "./DirectRoutes.js";
 export { isFastRouter } from "./FastRouter.js";
 export * as NodeServer from "./NodeServer.js";
 export { RequestDeadline } from "./RequestDeadline.js";

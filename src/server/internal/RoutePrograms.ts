@@ -1,12 +1,13 @@
 import * as HttpApp from "@effect/platform/HttpApp";
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest";
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse";
-import type * as Cause from "effect/Cause";
+import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Fiber from "effect/Fiber";
 import * as Scope from "effect/Scope";
 import { causeToResponse } from "../../http/ErrorResponse.js";
+import { type DirectBody, directRouteOf } from "./DirectRoutes.js";
 import type { FastApp } from "./FastApp.js";
 import type { FoundRoute } from "./FastRouter.js";
 import type { RequestFiber } from "./InFlight.js";
@@ -29,29 +30,31 @@ export interface RoutePrograms {
   readonly unmatched: Effect.Effect<void> | undefined;
 }
 
+const requestKey = HttpServerRequest.HttpServerRequest.key;
+const scopeKey = Scope.Scope.key;
+
 /**
  * The response step of a request: the request from the fiber's context, the platform's
  * pre-response handlers (their failures answered like the handler's), the write, then the
  * request scope closed (at once when nothing was added to it). An interruption or defect before
- * that closes it from outside (see `FastDispatch`).
+ * that closes it from outside (see `FastDispatch`). Without pre-response handlers (the usual
+ * case) it makes no closure: nothing is allocated for a response written at once.
  */
 const respondOn = (fiber: RequestFiber, response: HttpServerResponse.HttpServerResponse) => {
   const context = fiber.currentContext.unsafeMap;
-  const request = context.get(HttpServerRequest.HttpServerRequest.key) as NodeServerRequest;
-  const scope = context.get(Scope.Scope.key) as Scope.CloseableScope;
+  const request = context.get(requestKey) as NodeServerRequest;
+  const scope = context.get(scopeKey) as Scope.CloseableScope;
   const handlers = fiber.getFiberRef(HttpApp.currentPreResponseHandlers);
-  const write = (final: HttpServerResponse.HttpServerResponse) =>
-    writeNodeResponse(request.response, request.method, final);
   const written =
     handlers._tag === "None"
-      ? write(response)
+      ? writeNodeResponse(request.response, request.method, response)
       : Effect.flatMap(
           Effect.catchAllCause(
             // Suspended: a handler that throws is answered like one that fails.
             Effect.suspend(() => handlers.value(request, response)),
             causeToResponse,
           ),
-          write,
+          (final) => writeNodeResponse(request.response, request.method, final),
         );
   return written === Effect.void
     ? closeRequestScope(scope, Exit.void)
@@ -85,15 +88,36 @@ export const routePrograms = (fast: FastApp, baseKeys: ReadonlySet<string>): Rou
       onFailure: recover,
       onSuccess: respond,
     }) as Effect.Effect<void>;
+  /**
+   * The program of a route whose handler is `Effect.withFiberRuntime(body)` (see `DirectRoutes`),
+   * without middleware: `body` called in the program's own step, and a response it gives at once
+   * answered in that step too (two run-loop steps fewer than {@link complete}: the failure
+   * continuation pushed and popped). Anything else it gives runs under {@link complete}; a throw
+   * is a defect, answered as the run loop would have handed it to {@link recover}.
+   */
+  const completeDirect = (body: DirectBody): Effect.Effect<void> =>
+    Effect.withFiberRuntime((fiber) => {
+      let result: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>;
+      try {
+        result = body(fiber as RequestFiber);
+      } catch (defect) {
+        return recover(Cause.die(defect));
+      }
+      if (!Exit.isExit(result)) return complete(result);
+      return Exit.isSuccess(result)
+        ? respondOn(fiber as RequestFiber, result.value as HttpServerResponse.HttpServerResponse)
+        : recover(result.cause);
+    });
   const programs = new WeakMap<FoundRoute["handler"], RouteProgram>();
   const programOf = (route: FoundRoute["handler"]): RouteProgram => {
     let program = programs.get(route);
     if (program === undefined) {
       const added = routeServicesOf(route.handler);
       const routeHandler = (added?.handler ?? route.handler) as typeof route.handler;
+      const direct = fast.bare && !route.uninterruptible ? directRouteOf(routeHandler) : undefined;
       const handler = route.uninterruptible ? Effect.uninterruptible(routeHandler) : routeHandler;
       program = {
-        effect: complete(fast.wrap(handler)),
+        effect: direct !== undefined ? completeDirect(direct) : complete(fast.wrap(handler)),
         services:
           added === undefined
             ? []

@@ -96,6 +96,7 @@ export const serveRouter = (
           routes: router[FastRouter.FastRoutesId],
           fiberMetrics: options.fiberMetrics === true,
           wrap,
+          bare: options.middleware === undefined,
           recover: causeToResponse,
           notFound:
             options.middleware === undefined
