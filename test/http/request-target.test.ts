@@ -246,6 +246,21 @@ describe("check 35: one meaning per path", () => {
         yield* Effect.promise(() => expectGuarded(base));
       }),
     );
+    // The canonical form of `/caf%C3%A9` is `/café`: checked once, by the server, not refused
+    // when the route's own check reads it again (it holds a character a raw target may not).
+    it.scopedLive(`an escaped non-ASCII path reaches its route, ${name}`, () =>
+      Effect.gen(function* () {
+        for (const routes of [StrataApp.layer(AppModule), effectRoutes]) {
+          const base = yield* served(routes, tracing);
+          for (const target of ["/caf%C3%A9", "/caf%c3%a9", "/%E2%9C%93"]) {
+            const answer = yield* Effect.promise(() => rawGet(base, target));
+            expect([target, answer.status, answer.body]).toEqual([target, 200, "page"]);
+          }
+          const rewritten = yield* Effect.promise(() => rawGet(base, "/caf\u00e9"));
+          expect(rewritten.status).toBe(400);
+        }
+      }),
+    );
   }
 });
 

@@ -68,6 +68,14 @@ export class NodeServerRequest
     this.deadline?.arm();
   }
 
+  /**
+   * Whether `url` is still the canonical target the server made the request with (a copy by
+   * `modify` with another `url` is checked again where it matters, see `ServeRouter`).
+   */
+  hasCanonicalTarget(): boolean {
+    return this.url === this.origin.url;
+  }
+
   get originalUrl(): string {
     return this.origin.url;
   }

@@ -12,6 +12,7 @@ import { canonicalTarget } from "../../http/RequestTarget.js";
 import { outermostForms } from "./DecoratedRun.js";
 import { withFastApp } from "./FastApp.js";
 import * as FastRouter from "./FastRouter.js";
+import { NodeServerRequest } from "./NodeServerRequest.js";
 import type { ServeOptions } from "./ServeOptions.js";
 
 const notFound = errorResponse(new NotFoundError());
@@ -53,7 +54,7 @@ export const makeRouter = (options: ServeOptions): Effect.Effect<HttpLayerRouter
 /**
  * Runs `app` on the request with its target in canonical form, or fails with a 400 for a target
  * with no single meaning (SECURITY.md check 35). On Strata's server the target already is
- * canonical; other servers hand over the raw one.
+ * canonical (unless middleware gave the request another one); other servers hand over the raw one.
  */
 const withCanonicalTarget = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
@@ -65,6 +66,8 @@ const withCanonicalTarget = <E, R>(
   Effect.flatMap(
     HttpServerRequest.HttpServerRequest,
     (request): Effect.Effect<HttpServerResponse.HttpServerResponse, E | BadRequestError, R> => {
+      // Checked once: a canonical target may hold what a raw one may not (`/café`).
+      if (request instanceof NodeServerRequest && request.hasCanonicalTarget()) return app;
       const url = canonicalTarget(request.url);
       if (url === undefined) return Effect.fail(new BadRequestError("Malformed request target"));
       return url === request.url
