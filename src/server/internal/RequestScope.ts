@@ -91,15 +91,12 @@ export const closeRequestScope = (
 ): Effect.Effect<void> => {
   const shaped = scope as unknown as Partial<ScopeState>;
   const state = shaped.state;
-  if (state instanceof OpenRequestScope) {
-    if (!state.empty) return Effect.uninterruptible(Scope.close(scope, exit));
-    shaped.state = exit === Exit.void ? closedVoid : { _tag: "Closed", exit };
-    return Effect.void;
-  }
-  if (state === undefined || (state._tag === "Open" && !(state.finalizers instanceof Map)))
-    return Effect.uninterruptible(Scope.close(scope, exit));
-  if (state._tag === "Closed") return Effect.void;
-  if (state.finalizers.size === 0) {
+  if (state?._tag === "Closed") return Effect.void;
+  const empty =
+    state instanceof OpenRequestScope
+      ? state.empty
+      : state?.finalizers instanceof Map && state.finalizers.size === 0;
+  if (empty) {
     shaped.state = exit === Exit.void ? closedVoid : { _tag: "Closed", exit };
     return Effect.void;
   }
