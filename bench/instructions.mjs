@@ -18,7 +18,10 @@
 // `--baseline <rev>` adds every Strata row again on that git rev's build (baseline.mjs), run
 // right after the current one, with the ratio current ÷ baseline. `--profile <n>` prints, per
 // server and path, the <n> functions with the most instructions of their own in the last window
-// (JavaScript functions named through node's `--perf-basic-prof` map).
+// (JavaScript functions named through node's `--perf-basic-prof` map), then the <n> JavaScript
+// functions with the most instructions with their callees (from callgrind's call edges): read
+// down that list, it says what each stage of a request costs (the request listener, the fiber's
+// start, the route, the response write).
 //
 // The stack rows (fastify-stack, strata-classic-stack: CORS, security headers, rate limit,
 // timeout, session guard; README "The full stack") are sent `Origin: <the allowed origin>` with
@@ -45,6 +48,8 @@ const BASELINE = "node-http";
 
 const SERVERS = [
   { name: "node-http", file: "servers/node-http.mjs" },
+  // node-http with `/hello` serialized per request (equal work with a framework's handler).
+  { name: "node-http-json", file: "servers/node-http.mjs", env: { NODE_HTTP_JSON: "1" } },
   { name: "fastify", file: "servers/fastify.mjs" },
   { name: "strata-classic", file: "dist/cjs/strata-classic.js" },
   { name: "strata-effect", file: "dist/cjs/strata-effect.js" },
@@ -59,7 +64,7 @@ const SERVERS = [
     stack: true,
   },
 ];
-const DEFAULT_ONLY = ["node-http", "fastify", "strata-classic", "strata-effect"];
+const DEFAULT_ONLY = ["node-http", "node-http-json", "fastify", "strata-classic", "strata-effect"];
 const USER_42 = JSON.stringify({ id: 42, name: "user 42" });
 const EXPECT = {
   "/hello": { status: 200, body: JSON.stringify({ hello: "world" }) },
@@ -197,50 +202,64 @@ const client = (port, headersOf = () => ({})) => {
   return { get, run, close: () => agent.destroy() };
 };
 
-/** The `summary:` total of a callgrind dump, and (when `top` > 0) its costliest functions. */
+/**
+ * The `summary:` total of a callgrind dump, and (when `top` > 0) its costliest functions: by
+ * instructions of their own, and the JavaScript ones by inclusive instructions (their own and
+ * their callees', from callgrind's call edges; a call between two parts of one function is not
+ * counted twice, a recursive cycle through other functions may be).
+ */
 function readDump(file, top, perfMap) {
   const text = readFileSync(file, "utf8");
   const total = Number(/^summary:\s+(\d+)/m.exec(text)?.[1] ?? /^totals:\s+(\d+)/m.exec(text)[1]);
   if (top === 0) return { total };
-  // Self cost per function: cost lines after `fn=` until a `cfn=`/`calls=` pair (whose next line
-  // is an inclusive cost, not the function's own).
+  // Unnamed code (V8's JIT) is named `0x<address>`: give it the JavaScript function it lies in.
+  const named = (name) => {
+    const at = /^0x([0-9a-f]+)$/.exec(name);
+    return (at ? jsName(perfMap, Number.parseInt(at[1], 16)) : undefined) ?? name;
+  };
+  // Cost lines after `fn=` are the function's own, except the line after a `cfn=`/`calls=`
+  // pair: the inclusive cost of that call.
   const names = new Map();
   const self = new Map();
+  const inclusive = new Map();
+  const add = (map, key, cost) => map.set(key, (map.get(key) ?? 0) + cost);
   let fn;
-  let skipNext = false;
+  let callee;
+  let inCall = false;
   for (const line of text.split("\n")) {
     const fnLine = /^(c?)fn=\((\d+)\)(?: (.*))?$/.exec(line);
     if (fnLine) {
-      if (fnLine[3] !== undefined) names.set(fnLine[2], fnLine[3]);
+      if (fnLine[3] !== undefined) names.set(fnLine[2], named(fnLine[3]));
       if (fnLine[1] === "") fn = names.get(fnLine[2]);
+      else callee = names.get(fnLine[2]);
       continue;
     }
     if (line.startsWith("calls=")) {
-      skipNext = true;
+      inCall = true;
       continue;
     }
     if (fn !== undefined && /^[+-]?\d|^\*/.test(line)) {
-      if (skipNext) {
-        skipNext = false;
+      const cost = Number(line.trim().split(/\s+/)[1] ?? 0);
+      if (inCall) {
+        inCall = false;
+        if (callee !== fn) add(inclusive, fn, cost);
         continue;
       }
-      const cost = Number(line.trim().split(/\s+/)[1] ?? 0);
-      self.set(fn, (self.get(fn) ?? 0) + cost);
+      add(self, fn, cost);
+      add(inclusive, fn, cost);
     }
   }
-  // Unnamed code (V8's JIT) is named `0x<address>`: give it the JavaScript function it lies in.
-  const named = new Map();
-  for (const [name, cost] of self) {
-    const at = /^0x([0-9a-f]+)$/.exec(name);
-    const js = at ? jsName(perfMap, Number.parseInt(at[1], 16)) : undefined;
-    const key = js ?? name;
-    named.set(key, (named.get(key) ?? 0) + cost);
-  }
-  const functions = [...named]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([name, cost]) => ({ name, cost }));
-  return { total, functions };
+  const costliest = (map, keep) =>
+    [...map]
+      .filter(([name]) => keep(name))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, cost]) => ({ name, cost }));
+  return {
+    total,
+    functions: costliest(self, () => true),
+    inclusive: costliest(inclusive, (name) => name.startsWith("JS ")),
+  };
 }
 
 /** node's `--perf-basic-prof` map of `pid`: sorted `[start, end, name]`. */
@@ -364,7 +383,7 @@ async function measure(server, opts, outDir) {
         const read = readDump(join(outDir, dump), top, top > 0 ? readPerfMap(child.pid) : []);
         rmSync(join(outDir, dump));
         windows.push(read.total / opts.requests);
-        if (last) profile = read.functions;
+        if (last) profile = { own: read.functions, inclusive: read.inclusive };
       }
       perPath[path] = { windows, profile };
       log(
@@ -484,7 +503,10 @@ if (opts.profile > 0) {
     if (!r.perPath) continue;
     for (const [path, { profile }] of Object.entries(r.perPath)) {
       console.log(`\n${name} ${path}: most instructions of their own, per request`);
-      for (const f of profile ?? [])
+      for (const f of profile?.own ?? [])
+        console.log(`  ${k(f.cost / opts.requests).padStart(8)}  ${f.name}`);
+      console.log(`\n${name} ${path}: JavaScript functions, most instructions with their callees`);
+      for (const f of profile?.inclusive ?? [])
         console.log(`  ${k(f.cost / opts.requests).padStart(8)}  ${f.name}`);
     }
   }

@@ -91,6 +91,8 @@ const STACK = {
 
 const SERVERS = [
   { name: "node-http", file: "servers/node-http.mjs" },
+  // node-http with `/hello` serialized per request (equal work with a framework's handler).
+  { name: "node-http-json", file: "servers/node-http.mjs", env: { NODE_HTTP_JSON: "1" } },
   { name: "fastify", file: "servers/fastify.mjs" },
   { name: "express", file: "servers/express.mjs" },
   { name: "nest-express", file: "dist/esm/nest-express.js" },

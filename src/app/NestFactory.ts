@@ -58,10 +58,9 @@ export const appOptions = (
       `${where}: ${other} is not supported: Strata serves HTTP with its own engine (no Fastify or other adapter). Leave the adapter out; test with app.getHttpServer() and supertest, or Strata's request() from effect-strata/testing, instead of app.inject().`,
     );
   }
-  const given =
-    adapterOrOptions instanceof ExpressAdapter
-      ? (adapterOrOptions.checkUnused(where), options)
-      : (adapterOrOptions ?? options);
+  const isAdapter = adapterOrOptions instanceof ExpressAdapter;
+  if (isAdapter) adapterOrOptions.checkUnused(where);
+  const given = isAdapter ? options : (adapterOrOptions ?? options);
   return given === undefined ? undefined : withCors(given);
 };
 

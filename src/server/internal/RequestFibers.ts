@@ -162,7 +162,7 @@ export const makeRequestFork = (
   }
   const sharedEntries = entriesOf(shared);
   const perFiber = forked.size === 0 ? undefined : FiberRefs.unsafeMake(forked);
-  return (context, effect) => {
+  const forkRequest: RequestFork = (context, effect) => {
     const fiberId = FiberId.unsafeMake();
     const locals = mapOf(sharedEntries);
     if (perFiber !== undefined)
@@ -171,6 +171,7 @@ export const makeRequestFork = (
     locals.set(FiberRef.currentContext, [[fiberId, context]]);
     return start(FiberRefs.unsafeMake(locals), fiberId, effect);
   };
+  return forkRequest;
 };
 
 const withMetrics = Runtime.defaultRuntimeFlags;

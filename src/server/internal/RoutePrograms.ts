@@ -95,8 +95,8 @@ export const routePrograms = (fast: FastApp, baseKeys: ReadonlySet<string>): Rou
    * continuation pushed and popped). Anything else it gives runs under {@link complete}; a throw
    * is a defect, answered as the run loop would have handed it to {@link recover}.
    */
-  const completeDirect = (body: DirectBody): Effect.Effect<void> =>
-    Effect.withFiberRuntime((fiber) => {
+  const completeDirect = (body: DirectBody): Effect.Effect<void> => {
+    const directStep = (fiber: Fiber.RuntimeFiber<unknown, unknown>) => {
       let result: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>;
       try {
         result = body(fiber as RequestFiber);
@@ -107,7 +107,9 @@ export const routePrograms = (fast: FastApp, baseKeys: ReadonlySet<string>): Rou
       return Exit.isSuccess(result)
         ? respondOn(fiber as RequestFiber, result.value as HttpServerResponse.HttpServerResponse)
         : recover(result.cause);
-    });
+    };
+    return Effect.withFiberRuntime<void>(directStep);
+  };
   const programs = new WeakMap<FoundRoute["handler"], RouteProgram>();
   const programOf = (route: FoundRoute["handler"]): RouteProgram => {
     let program = programs.get(route);
