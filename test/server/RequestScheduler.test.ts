@@ -1,17 +1,22 @@
 // The scheduler of request fibers (src/server/internal/RequestScheduler.ts): one runner for every
 // request fiber, in place of Effect's default scheduler (a runner per fiber); an app's own
-// scheduler kept; I/O still served while a request yields in a loop. Over real HTTP.
+// scheduler kept; I/O still served while a request yields in a loop; the yield policy a route
+// or the server sets holds. Over real HTTP.
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter";
 import type * as HttpServer from "@effect/platform/HttpServer";
 import { describe, expect, it } from "@effect/vitest";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
+import * as FiberId from "effect/FiberId";
 import * as FiberRef from "effect/FiberRef";
 import * as Layer from "effect/Layer";
+import * as Runtime from "effect/Runtime";
 import * as Scheduler from "effect/Scheduler";
 import { StrataServer } from "../../src/effect/index.js";
 import { jsonResponse } from "../../src/index.js";
-import { requestScheduler } from "../../src/server/internal/RequestScheduler.js";
+import type { FiberRuntimeClass } from "../../src/server/internal/RequestFibers.js";
+import { keepsRefsInField, requestScheduler } from "../../src/server/internal/RequestScheduler.js";
 import { baseUrlOf } from "../support/baseUrl.js";
 
 /** An app's own scheduler: Effect's scheduling, a distinct instance. */
@@ -61,7 +66,73 @@ const paths = [
   ["the stock dispatch", true],
 ] as const;
 
+/**
+ * A route that runs a loop of ~150 steps (`around` may set its yield policy) and answers whether
+ * a microtask queued before it ran meanwhile: whether the fiber yielded within the loop.
+ */
+const yieldRoute = (around: (loop: Effect.Effect<void>) => Effect.Effect<void> = (loop) => loop) =>
+  HttpLayerRouter.add(
+    "GET",
+    "/yields",
+    Effect.gen(function* () {
+      let interleaved = false;
+      yield* Effect.sync(() =>
+        queueMicrotask(() => {
+          interleaved = true;
+        }),
+      );
+      yield* around(
+        Effect.forEach(Array.from({ length: 50 }), () => Effect.void, { discard: true }),
+      );
+      return jsonResponse({ interleaved });
+    }),
+  );
+
+/** Serves `served` and reads `/yields` once. */
+const yieldsSeen = <E>(served: Layer.Layer<never, E, HttpServer.HttpServer>) =>
+  Effect.gen(function* () {
+    const base = yield* baseUrlOf(
+      served.pipe(Layer.provideMerge(StrataServer.layerNode({ port: 0, host: "127.0.0.1" }))),
+    );
+    const response = yield* Effect.promise(() => fetch(`${base}/yields`));
+    return { status: response.status, body: yield* Effect.promise(() => response.json()) };
+  });
+
 describe("request fibers' scheduler", () => {
+  it.scopedLive.each(paths)(
+    "on %s, a route's loop of ~150 steps runs without yielding (Effect's default: 2,048)",
+    ([, generic]) =>
+      Effect.gen(function* () {
+        const seen = yield* yieldsSeen(StrataServer.serve(dispatched(yieldRoute(), generic)));
+        expect(seen).toEqual({ status: 200, body: { interleaved: false } });
+      }),
+  );
+
+  it.scopedLive.each(paths)(
+    "on %s, a route that sets Effect.withMaxOpsBeforeYield yields as often as it asks",
+    ([, generic]) =>
+      Effect.gen(function* () {
+        const route = yieldRoute((loop) => Effect.withMaxOpsBeforeYield(loop, 20));
+        const seen = yield* yieldsSeen(StrataServer.serve(dispatched(route, generic)));
+        expect(seen).toEqual({ status: 200, body: { interleaved: true } });
+      }),
+  );
+
+  it.scopedLive.each(paths)(
+    "on %s, the server's own FiberRef.currentMaxOpsBeforeYield holds in every request",
+    ([, generic]) =>
+      Effect.gen(function* () {
+        const seen = yield* yieldsSeen(
+          StrataServer.serve(dispatched(yieldRoute(), generic)).pipe(
+            Layer.provide(
+              Layer.scopedDiscard(Effect.locallyScoped(FiberRef.currentMaxOpsBeforeYield, 20)),
+            ),
+          ),
+        );
+        expect(seen).toEqual({ status: 200, body: { interleaved: true } });
+      }),
+  );
+
   it.scopedLive.each(paths)(
     "on %s, is Strata's request scheduler, inherited by forks",
     ([, generic]) =>
@@ -95,6 +166,35 @@ describe("request fibers' scheduler", () => {
         expect(seen).toEqual({ handler: "app", forked: "app" });
       }),
   );
+
+  it("takes its shortcut only for fibers seen at startup to keep their refs where it reads them", () => {
+    const FiberRuntime = Effect.runFork(Effect.void).constructor as FiberRuntimeClass;
+    expect(
+      keepsRefsInField((refs, effect) => {
+        const fiber = new FiberRuntime(FiberId.unsafeMake(), refs, Runtime.defaultRuntimeFlags);
+        fiber.start(effect);
+        return fiber;
+      }),
+    ).toBe(true);
+    // Fibers whose refs are a fork of those given (Runtime.runFork), or no fiber at all.
+    expect(
+      keepsRefsInField((refs, effect) =>
+        Runtime.runFork(
+          Runtime.make({
+            context: Context.empty(),
+            fiberRefs: refs,
+            runtimeFlags: Runtime.defaultRuntimeFlags,
+          }),
+          effect,
+        ),
+      ),
+    ).toBe(false);
+    expect(
+      keepsRefsInField(() => {
+        throw new Error("no fiber class");
+      }),
+    ).toBe(false);
+  });
 
   it("runs the tasks of every fiber on one queue, in priority order across fibers", async () => {
     const first = Effect.runFork(Effect.never);

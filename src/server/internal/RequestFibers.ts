@@ -11,7 +11,12 @@ import * as RuntimeFlags from "effect/RuntimeFlags";
 import * as Scheduler from "effect/Scheduler";
 import * as Supervisor from "effect/Supervisor";
 import { entriesOf, mapOf } from "./MapCopies.js";
-import { requestScheduler } from "./RequestScheduler.js";
+import {
+  keepsRefsInField,
+  requestScheduler,
+  startWithPolicy,
+  yieldPolicyOf,
+} from "./RequestScheduler.js";
 
 /**
  * The runtime flags of request fibers: the app runtime's, without Effect's built-in fiber
@@ -134,7 +139,7 @@ export const makeRequestFork = (
   )
     return (context, effect) =>
       Runtime.runFork(Runtime.make({ context, fiberRefs: refs, runtimeFlags }), effect);
-  const start = (
+  const startFiber = (
     fiberRefs: FiberRefs.FiberRefs,
     fiberId: FiberId.Runtime,
     effect: Effect.Effect<void>,
@@ -143,6 +148,17 @@ export const makeRequestFork = (
     fiber.start(effect);
     return fiber;
   };
+  // On Strata's scheduler, a fiber's first steps check whether to yield without reading its refs.
+  const policy =
+    FiberRefs.getOrDefault(refs, FiberRef.currentScheduler) === requestScheduler &&
+    keepsRefsInField((fiberRefs, effect) => startFiber(fiberRefs, FiberId.unsafeMake(), effect))
+      ? yieldPolicyOf(refs)
+      : undefined;
+  const start =
+    policy === undefined
+      ? startFiber
+      : (fiberRefs: FiberRefs.FiberRefs, fiberId: FiberId.Runtime, effect: Effect.Effect<void>) =>
+          startWithPolicy(policy, startFiber, fiberRefs, fiberId, effect);
   const probe = FiberRefs.forkAs(refs, FiberId.unsafeMake()).locals;
   const shared: FiberRefs.FiberRefs["locals"] = new Map();
   const forked: FiberRefs.FiberRefs["locals"] = new Map();
