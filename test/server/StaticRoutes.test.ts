@@ -4,6 +4,7 @@ import { describe, expect, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as FastRouter from "../../src/server/internal/FastRouter.js";
 import { makeRouter } from "../../src/server/internal/ServeRouter.js";
+import { StaticRoutes } from "../../src/server/internal/StaticRoutes.js";
 
 // The fast router finds literal routes by their exact path before it walks the find-my-way tree:
 // every lookup must give what the tree alone gives (same route, parameters and query, objects
@@ -92,4 +93,21 @@ const lookups = (config: Partial<HttpLayerRouter.FindMyWay.RouterConfig>) =>
 describe("FastRouter literal routes", () => {
   it.effect("are found as the find-my-way tree finds them", () => lookups({}));
   it.effect("with a case-insensitive router too", () => lookups({ caseSensitive: false }));
+  it("find literal paths alone, whatever their length, and pass every other target on", () => {
+    const statics = new StaticRoutes();
+    const route = (method: string, path: HttpLayerRouter.PathInput) =>
+      HttpLayerRouter.route(method as "GET", path, Effect.succeed(HttpServerResponse.text(path)));
+    const hello = route("GET", "/hello");
+    const long = route("GET", "/a/much/longer/literal/path");
+    const root = route("GET", "/");
+    for (const r of [hello, route("GET", "/users/:id"), long, root])
+      statics.add(r as HttpLayerRouter.Route<unknown, unknown>);
+    expect(statics.find("GET", "/hello")?.handler).toBe(hello);
+    expect(statics.find("GET", "/a/much/longer/literal/path")?.handler).toBe(long);
+    expect(statics.find("GET", "/")?.handler).toBe(root);
+    // Same length as a literal path, another length, longer than any, a parameterised route.
+    for (const target of ["/hellp", "/hell", "/a/much/longer/literal/path/2", "/users/42", ""])
+      expect(statics.find("GET", target), target).toBeUndefined();
+    expect(statics.find("POST", "/hello")).toBeUndefined();
+  });
 });

@@ -25,6 +25,11 @@ interface StaticMatch {
  */
 export class StaticRoutes {
   private readonly byMethod = new Map<string, Map<string, Route>>();
+  /**
+   * `1` at the length of every literal path: a target of another length (most targets of
+   * parameterised routes) is not one, and is passed on without hashing it for a `Map` lookup.
+   */
+  private lengths = new Uint8Array(0);
 
   /** Adds `route` (registered in the tree first, which refuses a duplicate) if its path is literal. */
   add(route: Route): void {
@@ -35,10 +40,18 @@ export class StaticRoutes {
       this.byMethod.set(route.method, paths);
     }
     if (!paths.has(route.path)) paths.set(route.path, route);
+    const length = route.path.length;
+    if (length >= this.lengths.length) {
+      const grown = new Uint8Array(length + 1);
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
+    this.lengths[length] = 1;
   }
 
   /** The route for `method` and exactly `url`, with no parameters and an empty query, if any. */
   find(method: string, url: string): StaticMatch | undefined {
+    if (url.length >= this.lengths.length || this.lengths[url.length] === 0) return undefined;
     const route = this.byMethod.get(method)?.get(url);
     return route === undefined
       ? undefined
