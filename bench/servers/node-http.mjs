@@ -1,4 +1,9 @@
 // Baseline: raw node:http with hand-rolled route matching.
+//
+// `NODE_HTTP_FIBER=effect3|effect4` (the effect3-fiber and effect4-fiber rows): every request
+// runs the same handler inside one Effect fiber (`Effect.runFork(Effect.sync(...))`) of Effect 3
+// (the root's `effect`) or Effect 4 (`effect4`, npm's `effect@4`): what a fiber a request costs
+// on each major, with nothing of Strata's around it.
 import http from "node:http";
 
 class UsersService {
@@ -28,7 +33,7 @@ function send(res, status, body) {
   res.end(body);
 }
 
-const server = http.createServer((req, res) => {
+const handle = (req, res) => {
   const q = req.url.indexOf("?");
   const path = q === -1 ? req.url : req.url.slice(0, q);
   if (req.method === "GET") {
@@ -42,6 +47,15 @@ const server = http.createServer((req, res) => {
     }
   }
   send(res, 404, JSON.stringify({ statusCode: 404, message: "Not Found" }));
-});
+};
 
-server.listen(Number(process.env.PORT), "127.0.0.1");
+const listen = (listener) =>
+  http.createServer(listener).listen(Number(process.env.PORT), "127.0.0.1");
+
+const fiber = process.env.NODE_HTTP_FIBER;
+if (fiber === undefined) listen(handle);
+else if (fiber === "effect3" || fiber === "effect4")
+  import(fiber === "effect3" ? "effect/Effect" : "effect4/Effect").then((Effect) =>
+    listen((req, res) => Effect.runFork(Effect.sync(() => handle(req, res)))),
+  );
+else throw new Error(`NODE_HTTP_FIBER: effect3 or effect4, not ${fiber}`);
