@@ -94,7 +94,7 @@ const SERVERS = [
   // node-http with `/hello` serialized per request (equal work with a framework's handler).
   { name: "node-http-json", file: "servers/node-http.mjs", env: { NODE_HTTP_JSON: "1" } },
   // node-http-json with each request on one Effect fiber of Effect 3 or of Effect 4 (the next
-  // major): what the fiber costs by itself. Not in the default rows.
+  // major): what the fiber costs by itself.
   {
     name: "effect3-fiber",
     file: "servers/node-http.mjs",
