@@ -41,6 +41,7 @@ import { dirname, join, resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { buildBaseline, withBaseline } from "./baseline.mjs";
+import { NODE_HTTP_ROWS } from "./node-http-rows.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -48,21 +49,7 @@ const HOST = "127.0.0.1";
 const BASELINE = "node-http";
 
 const SERVERS = [
-  { name: "node-http", file: "servers/node-http.mjs" },
-  // node-http with `/hello` serialized per request (equal work with a framework's handler).
-  { name: "node-http-json", file: "servers/node-http.mjs", env: { NODE_HTTP_JSON: "1" } },
-  // node-http-json with each request on one Effect fiber of Effect 3 or of Effect 4 (the next
-  // major): what the fiber costs by itself. Not in the default rows.
-  {
-    name: "effect3-fiber",
-    file: "servers/node-http.mjs",
-    env: { NODE_HTTP_JSON: "1", NODE_HTTP_FIBER: "effect3" },
-  },
-  {
-    name: "effect4-fiber",
-    file: "servers/node-http.mjs",
-    env: { NODE_HTTP_JSON: "1", NODE_HTTP_FIBER: "effect4" },
-  },
+  ...NODE_HTTP_ROWS,
   { name: "fastify", file: "servers/fastify.mjs" },
   { name: "strata-classic", file: "dist/cjs/strata-classic.js" },
   { name: "strata-effect", file: "dist/cjs/strata-effect.js" },

@@ -24,6 +24,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { buildBaseline, withBaseline } from "./baseline.mjs";
 import { CPU_PATHS, measureCpu, renderCpuTable } from "./cpu.mjs";
+import { NODE_HTTP_ROWS } from "./node-http-rows.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..");
@@ -90,21 +91,7 @@ const STACK = {
 };
 
 const SERVERS = [
-  { name: "node-http", file: "servers/node-http.mjs" },
-  // node-http with `/hello` serialized per request (equal work with a framework's handler).
-  { name: "node-http-json", file: "servers/node-http.mjs", env: { NODE_HTTP_JSON: "1" } },
-  // node-http-json with each request on one Effect fiber of Effect 3 or of Effect 4 (the next
-  // major): what the fiber costs by itself.
-  {
-    name: "effect3-fiber",
-    file: "servers/node-http.mjs",
-    env: { NODE_HTTP_JSON: "1", NODE_HTTP_FIBER: "effect3" },
-  },
-  {
-    name: "effect4-fiber",
-    file: "servers/node-http.mjs",
-    env: { NODE_HTTP_JSON: "1", NODE_HTTP_FIBER: "effect4" },
-  },
+  ...NODE_HTTP_ROWS,
   { name: "fastify", file: "servers/fastify.mjs" },
   { name: "express", file: "servers/express.mjs" },
   { name: "nest-express", file: "dist/esm/nest-express.js" },
